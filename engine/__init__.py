@@ -1,0 +1,50 @@
+"""Warscribe's attack engine: exact outcome distributions for one unit attacking another.
+
+Public API::
+
+    from engine import evaluate
+    result = evaluate({"attacker": {...}, "target": {...}})   # or evaluate("scenario.yaml")
+    result.p_wipe, result.models_slain, result.to_json()
+
+``evaluate`` accepts a scenario dict (the shape of ``schema/scenario.schema.json``), a
+path to a YAML scenario, or an already checked ``Scenario``. ``kb`` is the knowledge
+base for ``ref`` weapons: a path to the bundle, the bundle dict, or a
+``KnowledgeBase``; it is read only when a scenario uses ``ref``. Bad input raises
+``ScenarioError`` with a message naming the field. See docs/engine.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.errors import ScenarioError
+from engine.evaluate import evaluate_scenario
+from engine.kb import KnowledgeBase
+from engine.model import Conditions, Group, GroupSummary, Modifiers, Result, Scenario, Target, Weapon
+from engine.scenario import load_scenario, parse_scenario
+
+__all__ = [
+    "Conditions",
+    "Group",
+    "GroupSummary",
+    "KnowledgeBase",
+    "Modifiers",
+    "Result",
+    "Scenario",
+    "ScenarioError",
+    "Target",
+    "Weapon",
+    "evaluate",
+    "evaluate_scenario",
+    "load_scenario",
+    "parse_scenario",
+]
+
+
+def evaluate(scenario: Scenario | dict | str | Path, kb: KnowledgeBase | dict | str | Path | None = None) -> Result:
+    """Exact distributions for a scenario (dict, YAML path or Scenario)."""
+    if isinstance(scenario, (str, Path)):
+        scenario = load_scenario(scenario, kb)
+    elif not isinstance(scenario, Scenario):
+        scenario = parse_scenario(scenario, kb)
+    return evaluate_scenario(scenario)

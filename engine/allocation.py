@@ -1,0 +1,103 @@
+"""The target unit as a Markov chain: allocating damaging events to models.
+
+The target has ``models`` identical models of ``wounds`` W. A wounded model takes the
+next attack (10e Allocate Attack; 11e Save Rolls, allocation order: a group with a
+wounded model comes first), so every model but the current one is at full wounds and
+the whole state is one number: the unit's remaining wounds R (0 = destroyed). The
+current model has ``w(R) = (R - 1) % W + 1`` wounds left.
+
+A damaging event with damage B (after Feel No Pain) removes ``min(B, w(R))`` wounds:
+damage beyond the current model's wounds is lost, for normal damage (10e Inflict
+Damage) and for [DEVASTATING WOUNDS] mortal wounds alike (10e Mortal Wounds: 'the
+remaining mortal wounds from that attack are lost'; 11e 24.10: 'a maximum of one model
+for each critical wound').
+
+Vectors here are indexed by R and need not sum to 1: the chain is linear, and the
+engine keeps some probability mass apart (pending devastating wounds) before adding
+it back.
+"""
+
+from __future__ import annotations
+
+from engine import dist as D
+
+
+class Chain:
+    """Transition of one damaging event on a unit of ``models`` x ``wounds``."""
+
+    def __init__(self, models: int, wounds: int, event_damage: D.Dist):
+        self.size = models * wounds + 1
+        self.wounds = wounds
+        self.loses_every_time = event_damage[0] == 0.0 if event_damage else False
+        # loss[w][j] = P(min(B, w) = j) for a model with w wounds left.
+        self.loss: list[list[tuple[int, float]]] = [[]]
+        for w in range(1, wounds + 1):
+            table = [0.0] * (w + 1)
+            for b, p in enumerate(event_damage):
+                if p:
+                    table[min(b, w)] += p
+            self.loss.append([(j, p) for j, p in enumerate(table) if p])
+        self.by_state = [self.loss[(r - 1) % wounds + 1] if r else [(0, 1.0)] for r in range(self.size)]
+
+    def step(self, v: D.Dist) -> D.Dist:
+        out = [0.0] * self.size
+        out[0] = v[0]
+        by_state = self.by_state
+        for r in range(1, self.size):
+            p = v[r]
+            if p:
+                for j, q in by_state[r]:
+                    out[r - j] += p * q
+        return out
+
+    def absorb(self, v: D.Dist, count: D.Dist) -> D.Dist:
+        """sum_e P(N = e) * v T^e: apply a random number N ~ count of events."""
+        acc = [0.0] * self.size
+        cur = v
+        last = len(count) - 1
+        for e, pe in enumerate(count):
+            if pe:
+                for r, p in enumerate(cur):
+                    if p:
+                        acc[r] += pe * p
+            if e == last:
+                break
+            if not any(cur[1:]):
+                # Everything left is destroyed: further events change nothing.
+                tail = sum(count[e + 1 :])
+                acc[0] += tail * cur[0]
+                break
+            cur = self.step(cur)
+        return acc
+
+    def absorb_each(self, v: D.Dist, counts: list[D.Dist]) -> list[D.Dist]:
+        """[absorb(v, c) for c in counts], sharing the powers v T^e between them."""
+        accs = [[0.0] * self.size for _ in counts]
+        cur = v
+        last = max(len(c) for c in counts) - 1
+        for e in range(last + 1):
+            for acc, count in zip(accs, counts):
+                pe = count[e] if e < len(count) else 0.0
+                if pe:
+                    for r, p in enumerate(cur):
+                        if p:
+                            acc[r] += pe * p
+            if e < last:
+                cur = self.step(cur)
+        return accs
+
+    def power_series(self, vectors: list[D.Dist]) -> D.Dist:
+        """sum_m vectors[m] T^m (Horner's scheme): pending events applied last."""
+        out = list(vectors[-1])
+        for m in range(len(vectors) - 2, -1, -1):
+            out = self.step(out)
+            for r, p in enumerate(vectors[m]):
+                if p:
+                    out[r] += p
+        return out
+
+
+def start(models: int, wounds: int) -> D.Dist:
+    v = [0.0] * (models * wounds + 1)
+    v[-1] = 1.0
+    return v

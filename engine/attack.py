@@ -1,0 +1,217 @@
+"""From one weapon group to counts of damaging events: the attack sequence up to saves.
+
+A *damaging event* is something that will take a number of wounds off the model
+currently being allocated to: an unsaved wound (normal damage) or a critical wound of
+a [DEVASTATING WOUNDS] weapon (a packet of mortal wounds that can damage one model at
+most). Both remove ``min(B, w)`` wounds, where B is the weapon's damage after Feel No
+Pain and w the current model's remaining wounds, so the allocation chain treats them
+alike; only their order differs (``engine.allocation``).
+
+Per attack we compute the joint distribution of (normal events, devastating events);
+per group, the sum over the random number of attacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine import dist as D
+from engine.model import Conditions, Modifiers, Target, Weapon
+from engine.rules import (
+    REROLLS,
+    RollOutcome,
+    cap_modifier,
+    d6_roll,
+    feel_no_pain_loses,
+    hit_modifier,
+    hit_skill,
+    save_fail,
+    wound_need,
+)
+
+
+@dataclass
+class GroupProfile:
+    """Everything the allocation chain and the summaries need about one weapon group."""
+
+    name: str
+    models: int
+    attacks: D.Dist  # total attacks made by the group
+    per_attack: D.Joint  # (normal events, devastating events) from one attack
+    event_damage: D.Dist  # wounds one event takes off before the model cap (after FNP)
+    devastating: bool
+    hazardous: bool
+    expected_hits_per_attack: float
+    expected_wounds_per_attack: float
+    notes: list[str]
+
+
+def active_abilities(weapon: Weapon, target: Target) -> Weapon:
+    """Drop abilities limited to a keyword the target lacks ('DEVASTATING WOUNDS: INFANTRY')."""
+    kept = tuple(a for a in weapon.abilities if "condition" not in a or a["condition"].upper() in target.keywords)
+    return weapon if len(kept) == len(weapon.abilities) else replace(weapon, abilities=kept)
+
+
+def _ability(weapon: Weapon, ability_id: str) -> dict | None:
+    for a in weapon.abilities:
+        if a["id"] == ability_id:
+            return a
+    return None
+
+
+def _stronger(a: str, b: str) -> str:
+    return a if REROLLS.index(a) >= REROLLS.index(b) else b
+
+
+def attacks_per_model(weapon: Weapon, target: Target, conditions: Conditions) -> D.Dist:
+    """A characteristic plus [BLAST] and [RAPID FIRE X].
+
+    [BLAST]: one extra attack per five target models, rounding down (10e Blast);
+    [BLAST X] adds X per five models instead (11e 24.05). [RAPID FIRE X]: X more
+    attacks within half range (10e Rapid Fire, 11e 24.30).
+    """
+    total = D.dice(weapon.attacks)
+    blast = _ability(weapon, "blast")
+    if blast is not None:
+        per_five = blast.get("value", 1)
+        for _ in range(target.models // 5):
+            total = D.convolve(total, D.dice(per_five))
+    rapid = _ability(weapon, "rapid-fire")
+    if rapid is not None and conditions.half_range and weapon.type == "ranged":
+        total = D.convolve(total, D.dice(rapid["value"]))
+    return total
+
+
+def damage_per_event(weapon: Weapon, target: Target, conditions: Conditions) -> D.Dist:
+    """D characteristic, plus X for [MELTA X] at half range, thinned by Feel No Pain.
+
+    [MELTA X] (11e 24.25) adds X to D; [DEVASTATING WOUNDS] inflicts mortal wounds
+    equal to D 'after any modifiers' (10e), so both kinds of event share this. Feel No
+    Pain is rolled for every point of damage, mortal wounds included (10e Feel No
+    Pain, 11e 24.12).
+    """
+    damage = D.dice(weapon.damage)
+    melta = _ability(weapon, "melta")
+    if melta is not None and conditions.half_range and weapon.type == "ranged":
+        damage = D.convolve(damage, D.dice(melta["value"]))
+    return D.thin(damage, feel_no_pain_loses(target.feel_no_pain))
+
+
+def hit_roll(ruleset: str, weapon: Weapon, target: Target, conditions: Conditions, mods: Modifiers) -> RollOutcome:
+    """Hit roll outcome for one attack.
+
+    [TORRENT] (and a skill of N/A) hits automatically; 11e 01.05.01: an automatic
+    success is not a critical, so no [SUSTAINED HITS] or [LETHAL HITS].
+    """
+    if weapon.has("torrent") or weapon.skill is None:
+        return RollOutcome(0.0, 1.0, 0.0)
+    skill = hit_skill(ruleset, weapon, target, conditions.cover)
+    mod = hit_modifier(ruleset, weapon, mods.hit, conditions.stationary)
+    return d6_roll(skill, mod, mods.critical_hit, mods.reroll_hits)
+
+
+def wound_roll(weapon: Weapon, target: Target, conditions: Conditions, mods: Modifiers) -> RollOutcome:
+    """Wound roll outcome for one hit that is not an automatic wound.
+
+    Critical on an unmodified 6, or the [ANTI-X Y+] threshold against a target with
+    keyword X (10e Anti, 11e 24.03). [LANCE] adds 1 when the unit charged (11e 24.21).
+    [TWIN-LINKED] re-rolls the wound roll: we re-roll failed ones only. A random
+    Strength is rolled per attack.
+    """
+    critical = mods.critical_wound
+    for a in weapon.abilities:
+        if a["id"] == "anti" and a["keyword"] in target.keywords:
+            critical = min(critical, a["threshold"])
+    mod = mods.wound + (1 if weapon.has("lance") and conditions.charged else 0)
+    mod = cap_modifier(mod)
+    reroll = mods.reroll_wounds
+    if weapon.has("twin-linked"):
+        reroll = _stronger(reroll, "failed")
+    fail = success = crit = 0.0
+    for s, ps in enumerate(D.dice(weapon.strength)):
+        if ps:
+            r = d6_roll(wound_need(s, target.toughness), mod, critical, reroll)
+            fail += ps * r.fail
+            success += ps * r.success
+            crit += ps * r.critical
+    return RollOutcome(fail, success, crit)
+
+
+def group_profile(
+    ruleset: str,
+    models: int,
+    weapon: Weapon,
+    target: Target,
+    conditions: Conditions,
+    mods: Modifiers,
+) -> GroupProfile:
+    weapon = active_abilities(weapon, target)
+    notes = [
+        f"{weapon.name}: ignored ability {a.get('name', a['text'])!r} (outside the vocabulary)"
+        for a in weapon.abilities
+        if a["id"] == "custom"
+    ]
+    hit = hit_roll(ruleset, weapon, target, conditions, mods)
+    wound = wound_roll(weapon, target, conditions, mods)
+    unsaved = save_fail(ruleset, weapon, target, conditions.cover)
+    devastating = weapon.has("devastating-wounds")
+    lethal = weapon.has("lethal-hits")
+    sustained = _ability(weapon, "sustained-hits")
+
+    # One hit that rolls to wound. 10e/11e [DEVASTATING WOUNDS]: a critical wound
+    # skips the save and becomes a mortal-wound packet.
+    if devastating:
+        dev = wound.critical
+        normal = wound.success * unsaved
+    else:
+        dev = 0.0
+        normal = (wound.success + wound.critical) * unsaved
+    rolled: D.Joint = {(0, 0): 1.0 - normal - dev, (1, 0): normal, (0, 1): dev}
+    # [LETHAL HITS]: the critical hit itself wounds automatically (no wound roll, so
+    # no critical wound: 11e 24.23 and 01.05.01); hits added by [SUSTAINED HITS] are
+    # not critical hits and roll to wound as usual.
+    automatic: D.Joint = {(0, 0): 1.0 - unsaved, (1, 0): unsaved}
+
+    crit_base = automatic if lethal else rolled
+    extra_hits = D.dice(sustained["value"]) if sustained is not None else [1.0]
+    extra: D.Joint = {}
+    power: D.Joint = {(0, 0): 1.0}
+    for x, px in enumerate(extra_hits):
+        if px:
+            for key, p in power.items():
+                extra[key] = extra.get(key, 0.0) + px * p
+        if x < len(extra_hits) - 1:
+            power = D.joint_convolve(power, rolled)
+    crit = D.joint_convolve(crit_base, extra)
+
+    per_attack: D.Joint = {(0, 0): hit.fail}
+    for part, weight in ((rolled, hit.success), (crit, hit.critical)):
+        if weight:
+            for key, p in part.items():
+                per_attack[key] = per_attack.get(key, 0.0) + weight * p
+    per_attack = {key: p for key, p in per_attack.items() if p > 0.0} or {(0, 0): 1.0}
+
+    per_model = attacks_per_model(weapon, target, conditions)
+    attacks = D.sum_iid(per_model, models)
+
+    mean_extra = D.mean(extra_hits)
+    p_wound = wound.success + wound.critical
+    hits = hit.success + hit.critical * (1.0 + mean_extra)
+    wounds = hit.success * p_wound + hit.critical * ((1.0 if lethal else p_wound) + mean_extra * p_wound)
+    return GroupProfile(
+        name=weapon.name,
+        models=models,
+        attacks=attacks,
+        per_attack=per_attack,
+        event_damage=damage_per_event(weapon, target, conditions),
+        devastating=devastating,
+        hazardous=weapon.has("hazardous"),
+        expected_hits_per_attack=hits,
+        expected_wounds_per_attack=wounds,
+        notes=notes,
+    )
+
+
+def events_per_attack(profile: GroupProfile) -> D.Dist:
+    """Distribution of damaging events (normal + devastating) from one attack."""
+    return D.joint_total(profile.per_attack)

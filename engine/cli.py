@@ -1,0 +1,23 @@
+"""`warscribe calc SCENARIO [--json] [--kb PATH]`."""
+
+from __future__ import annotations
+
+import sys
+
+from engine.errors import ScenarioError
+from engine.evaluate import evaluate_scenario
+from engine.report import to_json_text, to_text
+from engine.scenario import load_scenario
+
+
+def run_calc(args) -> int:
+    """Print the distributions for one scenario file; 2 on bad input (message, no traceback)."""
+    try:
+        scenario = load_scenario(args.scenario, getattr(args, "kb", None))
+        result = evaluate_scenario(scenario)
+    except ScenarioError as exc:
+        for line in str(exc).splitlines():
+            print(f"error: {args.scenario}: {line}", file=sys.stderr)
+        return 2
+    print(to_json_text(result) if getattr(args, "json", False) else to_text(result, scenario))
+    return 0

@@ -1,0 +1,131 @@
+"""Evaluate a checked scenario: weapon groups in order, then the allocation chain.
+
+Order of resolution (what the distributions depend on):
+
+* groups resolve in the order given; within a group every damaging event has the
+  same damage distribution, so the order of its normal and devastating events only
+  matters across groups;
+* 11e 24.10: [DEVASTATING WOUNDS] mortal wounds are inflicted 'after resolving any
+  normal damage inflicted by those attacks', i.e. right after their own group;
+* 10e Devastating Wounds: such attacks 'are only allocated to models after all other
+  attacks made by the attacking unit have been allocated and resolved', so their
+  packets wait until every group's normal damage is done, then resolve in group
+  order. While they wait, the chain keeps one state vector per pending count.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+
+from engine import dist as D
+from engine.allocation import Chain, start
+from engine.attack import GroupProfile, events_per_attack, group_profile
+from engine.model import GroupSummary, Result, Scenario
+from engine.rules import hazard_mortal_wounds
+
+MIN_DAMAGE_CAP = 200
+
+
+def damage_cap(models: int, wounds: int) -> int:
+    """Where the 'damage before loss' distribution is clipped (last entry: cap or more)."""
+    return max(MIN_DAMAGE_CAP, models * wounds)
+
+
+def evaluate_scenario(scenario: Scenario) -> Result:
+    target = scenario.target
+    models, wounds = target.models, target.wounds
+    cap = damage_cap(models, wounds)
+    profiles = [
+        group_profile(scenario.ruleset, g.models, g.weapon, target, scenario.conditions, scenario.modifiers)
+        for g in scenario.groups
+    ]
+    chains = [Chain(models, wounds, p.event_damage) for p in profiles]
+
+    # state: pending devastating packets per deferred group -> vector over R.
+    state: dict[tuple[int, ...], D.Dist] = {(): start(models, wounds)}
+    deferred: list[int] = []
+    damage: D.Dist = [1.0]
+    summaries: list[GroupSummary] = []
+    notes: list[str] = []
+    last = len(profiles) - 1
+    for i, (profile, chain) in enumerate(zip(profiles, chains)):
+        # Lumping counts at `cap` is exact when every event removes a wound: by then
+        # the unit is gone and the damage is at the cap anyway.
+        count_cap = cap if chain.loses_every_time else None
+        defer = scenario.ruleset == "10e" and profile.devastating and not (i == last and not deferred)
+        if defer:
+            joint = D.joint_random_sum(profile.attacks, profile.per_attack, count_cap, count_cap)
+            events = D.joint_total(joint)
+            by_m: dict[int, D.Dist] = {}
+            for (k, m), p in joint.items():
+                row = by_m.setdefault(m, [])
+                if len(row) <= k:
+                    row.extend([0.0] * (k + 1 - len(row)))
+                row[k] += p
+            ms = sorted(by_m)
+            new_state: dict[tuple[int, ...], D.Dist] = {}
+            for label, v in state.items():
+                for m, vec in zip(ms, chain.absorb_each(v, [by_m[m] for m in ms])):
+                    new_state[label + (m,)] = vec
+            state = new_state
+            deferred.append(i)
+        else:
+            events = D.random_sum(profile.attacks, events_per_attack(profile), count_cap)
+            state = {label: chain.absorb(v, events) for label, v in state.items()}
+        group_damage = D.random_sum(events, profile.event_damage, cap)
+        damage = D.convolve(damage, group_damage, cap)
+        summaries.append(_summary(profile, events))
+        notes.extend(profile.notes)
+
+    for i in deferred:
+        # The first label component belongs to the earliest deferred group.
+        grouped: dict[tuple[int, ...], list[D.Dist]] = {}
+        for label, v in state.items():
+            vectors = grouped.setdefault(label[1:], [])
+            m = label[0]
+            if len(vectors) <= m:
+                vectors.extend([[0.0] * len(v) for _ in range(m + 1 - len(vectors))])
+            vectors[m] = v
+        state = {rest: chains[i].power_series(vectors) for rest, vectors in grouped.items()}
+
+    final = state[()]
+    total = models * wounds
+    wounds_removed = [final[total - x] for x in range(total + 1)]
+    models_slain = [0.0] * (models + 1)
+    for r, p in enumerate(final):
+        models_slain[models - ceil(r / wounds)] += p
+    hazard = None
+    if any(p.hazardous for p in profiles):
+        per_weapon = hazard_mortal_wounds(scenario.ruleset, scenario.attacker_keywords)
+        hazard = sum(p.models * per_weapon for p in profiles if p.hazardous)
+    return Result(
+        ruleset=scenario.ruleset,
+        expected_damage=sum(s.expected_damage for s in summaries),
+        expected_wounds_removed=D.mean(wounds_removed),
+        expected_models_slain=D.mean(models_slain),
+        p_wipe=final[0],
+        models_slain=models_slain,
+        wounds_removed=wounds_removed,
+        damage=D.trim(damage),
+        damage_cap=cap,
+        attacker_mortal_wounds=hazard,
+        groups=summaries,
+        notes=notes,
+    )
+
+
+def _summary(profile: GroupProfile, events: D.Dist) -> GroupSummary:
+    """Expected counts by linearity (exact even where a distribution was clipped)."""
+    attacks = D.mean(profile.attacks)
+    per_attack_events = sum((k + m) * p for (k, m), p in profile.per_attack.items())
+    unsaved = attacks * per_attack_events
+    return GroupSummary(
+        name=profile.name,
+        models=profile.models,
+        expected_attacks=attacks,
+        expected_hits=attacks * profile.expected_hits_per_attack,
+        expected_wounds=attacks * profile.expected_wounds_per_attack,
+        expected_unsaved=unsaved,
+        expected_damage=unsaved * D.mean(profile.event_damage),
+        notes=list(profile.notes),
+    )

@@ -1,0 +1,81 @@
+"""Weapons from the knowledge-base bundle (``build/json/warscribe.json``).
+
+The bundle is ``{"meta": {...}, "data": {"weapon": [records...], ...}}``; weapon
+records follow ``schema/weapon.schema.json``. A scenario's ``ref`` names a weapon by
+id, or by name when exactly one weapon has it (case-insensitive).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+from engine.errors import ScenarioError
+from engine.model import Weapon
+
+
+class KnowledgeBase:
+    def __init__(self, bundle: dict, origin: str = "<bundle>"):
+        data = bundle.get("data") if isinstance(bundle, dict) else None
+        weapons = data.get("weapon") if isinstance(data, dict) else None
+        if not isinstance(weapons, list):
+            raise ScenarioError(f"{origin}: not a Warscribe bundle (no data.weapon list); run `warscribe build`")
+        self.origin = origin
+        self.by_id: dict[str, dict] = {}
+        self.by_name: dict[str, list[dict]] = {}
+        for record in weapons:
+            if not isinstance(record, dict) or "id" not in record:
+                continue
+            self.by_id[record["id"]] = record
+            self.by_name.setdefault(str(record.get("name", "")).casefold(), []).append(record)
+
+    @classmethod
+    def load(cls, path: str | Path) -> KnowledgeBase:
+        path = Path(path)
+        if not path.is_file():
+            raise ScenarioError(
+                f"knowledge base not found at {path}: run `warscribe build` first (or pass --kb PATH)"
+            )
+        try:
+            bundle = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ScenarioError(f"cannot read knowledge base {path}: {exc}") from None
+        return cls(bundle, str(path))
+
+    def resolve(self, ref: str, field: str) -> Weapon:
+        """The weapon named by ``ref``; an unknown or ambiguous ref is a ScenarioError."""
+        record = self.by_id.get(ref)
+        if record is None:
+            matches = self.by_name.get(ref.casefold(), [])
+            if len(matches) > 1:
+                ids = ", ".join(sorted(r["id"] for r in matches))
+                raise ScenarioError(f"{field}: {ref!r} matches {len(matches)} weapons; use one of the ids: {ids}")
+            if not matches:
+                keys = list(self.by_id) + [r["name"] for rs in self.by_name.values() for r in rs]
+                close = difflib.get_close_matches(ref, keys, n=5, cutoff=0.5)
+                close += [k for k in keys if ref.casefold() in k.casefold() and k not in close][: 5 - len(close)]
+                hint = f"; did you mean: {', '.join(close)}" if close else ""
+                raise ScenarioError(f"{field}: unknown weapon {ref!r} in {self.origin}{hint}")
+            record = matches[0]
+        return weapon_from_record(record, field)
+
+
+def weapon_from_record(record: dict, field: str = "weapon") -> Weapon:
+    """A Weapon from a weapon record (schema/weapon.schema.json)."""
+    try:
+        return Weapon(
+            name=record["name"],
+            type=record["type"],
+            range=record.get("range"),
+            attacks=record["attacks"],
+            skill=record["skill"],
+            strength=record["strength"],
+            ap=record["ap"],
+            damage=record["damage"],
+            abilities=tuple(record.get("abilities", ())),
+            id=record.get("id"),
+            ruleset=record.get("ruleset"),
+        )
+    except KeyError as exc:
+        raise ScenarioError(f"{field}: knowledge-base record {record.get('id')!r} lacks {exc.args[0]!r}") from None

@@ -1,0 +1,90 @@
+"""Presenting a Result: JSON text, or a readable table with small text histograms."""
+
+from __future__ import annotations
+
+import json
+
+from engine.model import Result, Scenario
+
+BAR_WIDTH = 40
+SHOW_AT_LEAST = 0.0005  # histogram rows below this probability are folded into the tails
+
+
+def to_json_text(result: Result) -> str:
+    return json.dumps(result.to_json(), indent=2)
+
+
+def _pct(p: float) -> str:
+    return f"{100.0 * p:6.2f}%"
+
+
+def histogram(title: str, dist: list[float], last_label: str | None = None) -> list[str]:
+    """One row per count; tiny tails are folded into '<= a' / '>= b' rows."""
+    lo = 0
+    while lo < len(dist) - 1 and dist[lo] < SHOW_AT_LEAST:
+        lo += 1
+    hi = len(dist) - 1
+    while hi > lo and dist[hi] < SHOW_AT_LEAST:
+        hi -= 1
+    rows: list[tuple[str, float]] = []
+    if lo > 0:
+        rows.append((f"<={lo}", sum(dist[: lo + 1])))
+    else:
+        rows.append(("0", dist[0]))
+    for i in range(lo + 1, hi):
+        rows.append((str(i), dist[i]))
+    if hi > lo:
+        label = last_label if (last_label and hi == len(dist) - 1) else str(hi)
+        if hi < len(dist) - 1:
+            label = f">={hi}"
+        rows.append((label, sum(dist[hi:])))
+    peak = max(p for _, p in rows) or 1.0
+    width = max(len(label) for label, _ in rows)
+    lines = [title]
+    for label, p in rows:
+        bar = "#" * round(BAR_WIDTH * p / peak)
+        lines.append(f"  {label:>{width}}  {_pct(p)}  {bar}")
+    return lines
+
+
+def to_text(result: Result, scenario: Scenario) -> str:
+    t = scenario.target
+    lines = []
+    title = scenario.name or "Scenario"
+    lines.append(f"{title}  (ruleset {result.ruleset})")
+    inv = f" ({t.invulnerable}+ invulnerable)" if t.invulnerable else ""
+    fnp = f", Feel No Pain {t.feel_no_pain}+" if t.feel_no_pain else ""
+    kw = f", {', '.join(sorted(t.keywords))}" if t.keywords else ""
+    lines.append(f"Target: {t.models} model(s), T{t.toughness} Sv{t.save}+{inv} W{t.wounds}{fnp}{kw}")
+    cond = [name for name, on in vars(scenario.conditions).items() if on]
+    if cond:
+        lines.append(f"Conditions: {', '.join(cond)}")
+    lines.append("")
+    header = ("Weapon group", "attacks", "hits", "wounds", "unsaved", "damage")
+    rows = [
+        (f"{g.models} x {g.name}", g.expected_attacks, g.expected_hits, g.expected_wounds, g.expected_unsaved, g.expected_damage)
+        for g in result.groups
+    ]
+    name_w = max(len(header[0]), *(len(r[0]) for r in rows))
+    lines.append(f"{header[0]:<{name_w}}" + "".join(f"{h:>9}" for h in header[1:]))
+    for r in rows:
+        lines.append(f"{r[0]:<{name_w}}" + "".join(f"{x:9.2f}" for x in r[1:]))
+    lines.append("(expected values; 'unsaved' counts [DEVASTATING WOUNDS] critical wounds too)")
+    lines.append("")
+    summary = [
+        ("Expected damage inflicted (before loss)", f"{result.expected_damage:.3f}"),
+        ("Expected wounds removed", f"{result.expected_wounds_removed:.3f}"),
+        ("Expected models slain", f"{result.expected_models_slain:.3f}"),
+        ("Probability of destroying the unit", _pct(result.p_wipe).strip()),
+    ]
+    if result.attacker_mortal_wounds is not None:
+        summary.append(("Expected mortal wounds to the attacker ([HAZARDOUS])", f"{result.attacker_mortal_wounds:.3f}"))
+    key_w = max(len(k) for k, _ in summary)
+    lines.extend(f"{k:<{key_w}}  {v}" for k, v in summary)
+    lines.append("")
+    lines.extend(histogram("Models slain", result.models_slain))
+    lines.append("")
+    lines.extend(histogram("Wounds removed", result.wounds_removed))
+    for note in result.notes:
+        lines.append(f"note: {note}")
+    return "\n".join(lines)
