@@ -261,6 +261,8 @@ def find_mentions(text: str) -> tuple[list[dict], list[Problem]]:
         inner, closed = m.group(1), m.group(2)
         if closed:
             ability, probs = parse_ability("[" + inner + "]")
+            if any("unexpected" in p.message for p in probs):
+                continue  # a placeholder such as [BLAST X], not an ability in use
         else:
             ability, probs = None, []
             words = inner.split()

@@ -1,0 +1,299 @@
+"""The tooltip part of a page: a run of self-contained blocks in no useful order.
+
+Each block starts with a recognisable first line (a stratagem name over its CP cost,
+a numbered rule heading, 'X Detachment', 'The X keyword is used in ...', a short
+title) and runs to the next such line. :func:`parse_blocks` only cuts and labels;
+what a block becomes is decided by :mod:`extract.link`, which sees every page.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from extract.diagnostics import Report
+from extract.lines import Document, Line
+from extract.text import clean_name, norm
+
+_CP = re.compile(r"^(\d+)\s*CP$")
+_STRAT_NAME = re.compile(r"^(?P<name>[A-Z‘’'\-\u2011 !,]*[A-Z])(?P<num>\d\d\.\d\d)?$")
+_STRAT_ORIGIN = re.compile(
+    r"^(?P<det>.+?)(?:\s+[–-]\s+(?P<cat>Battle Tactic|Strategic Ploy|Epic Deed|Wargear))?\s+Stratagem$")
+_NUM_PREFIX = re.compile(r"^(?P<num>\d\d(?:\.\d\d){0,3})\s+(?P<title>\S.*)$")
+_NUM_SUFFIX = re.compile(r"^(?P<title>\S.*?)(?P<num>\d\d\.\d\d(?:\.\d\d)?)(?:\s*/\s*(?P<alias>.+?)\d\d\.\d\d)?$")
+_USAGE = re.compile(r"^The (?P<kws>.+?) keywords? (?:is|are) used in the following (?P<faction>.+?) datasheets:$")
+_DETACHMENT = re.compile(r"^(?P<det>[A-Z][A-Za-z’' \-]+) Detachment$")
+_FIELD = re.compile(
+    r"^(?P<label>WHEN|TARGET|EFFECT|RESTRICTIONS|MAXIMUM DISTANCE|ELIGIBLE IF|BEFORE MOVING|AFTER MOVING"
+    r"|WHILE MOVING|WHILE SHOOTING|SET-UP DISTANCE):\s*(?P<text>.*)$")
+_DESIGNER = re.compile(r"^Designer[’']s Note:\s*(?P<text>.*)$")
+_ONLY_PIPES = re.compile(r"^[|\s]+$")
+
+# Datasheet categories that the pages' keyword-usage lists and army-list menus name.
+_CATEGORY = re.compile(
+    r"^(?:(?:Infantry|Mounted|Vehicle|Monster|Beast|Swarm|Walker)(?: (?:Epic Hero|Character))?"
+    r"|Characters|Epic Heroes|Battleline|Dedicated Transports?|Transports?|Other|Fortifications?"
+    r"|Vehicles|Monsters|Allied Units|Aircraft)$")
+
+INTERFACE_TEXT = (
+    "Before selecting targets for this weapon, select one of its profiles to make attacks with.",
+)
+
+
+@dataclass
+class Block:
+    kind: str  # stratagem, rule, detachment-rule, enhancement-text, keyword-usage, points-note
+    lines: list[Line]
+    title: str | None = None
+    number: str | None = None
+    data: dict = field(default_factory=dict)
+
+    @property
+    def first(self) -> int:
+        return min(ln.no for ln in self.lines)
+
+    @property
+    def last(self) -> int:
+        return max(ln.no for ln in self.lines)
+
+
+def is_category(text: str) -> bool:
+    return bool(_CATEGORY.match(text.strip()))
+
+
+def _is_title(text: str, ruleset: str) -> bool:
+    text = text.strip()
+    if not text or len(text) > 60 or len(text.split()) > 8:
+        return False
+    if text[-1] in ".,;:|" or text.startswith(("- ", "+", "|")) or _FIELD.match(text) or _CP.match(text):
+        return False
+    if not (text[0].isupper() or text[0].isdigit() or text[0] == "["):
+        return False
+    letters = [c for c in text if c.isalpha()]
+    # In 11th edition pages all-caps lines without a number are boxed asides inside a rule.
+    if ruleset == "11e" and letters and all(c.isupper() for c in letters):
+        return False
+    return True
+
+
+def starter(lines: list[Line], i: int, ruleset: str) -> str | None:
+    """What kind of block line i starts, or None if it continues the current one."""
+    text = lines[i].text.strip()
+    nxt = lines[i + 1].text.strip() if i + 1 < len(lines) else ""
+    nxt2 = lines[i + 2].text.strip() if i + 2 < len(lines) else ""
+    if _STRAT_NAME.match(text) and _CP.match(nxt) and _STRAT_ORIGIN.match(nxt2):
+        return "stratagem"
+    if text == "Army List" or text.startswith("Datasheets collated"):
+        return "navigation"
+    if text.startswith("Alternative models by"):
+        return "advert"
+    if _USAGE.match(text):
+        return "keyword-usage"
+    if text.startswith("Use this value if"):
+        return "points-note"
+    if text in INTERFACE_TEXT:
+        return "interface"
+    if _DETACHMENT.match(nxt) and _is_title(text, "10e") and not is_category(text):
+        return "detachment-rule"
+    if _DETACHMENT.match(text):
+        return "enhancement-text"
+    numbered = len(text) <= 80 and not text.endswith(".") and not text.startswith("- ")
+    if numbered and (_NUM_PREFIX.match(text) or _NUM_SUFFIX.match(text)):
+        return "rule"
+    if _is_title(text, ruleset) and nxt:
+        return "rule"
+    return None
+
+
+def parse_blocks(doc: Document, lines: list[Line], report: Report) -> list[Block]:
+    blocks: list[Block] = []
+    i = 0
+    current: Block | None = None
+    while i < len(lines):
+        line = lines[i]
+        text = line.text.strip()
+        if _ONLY_PIPES.match(text) or (line.cells is not None and not any(line.cells)):
+            line.classify("lost-table")
+            report.warning(doc.path, line.no, "lost-table", "table lost in scraping (only cell separators remain)",
+                           expected="table rows", found=text)
+            i += 1
+            continue
+        kind = starter(lines, i, doc.ruleset)
+        if kind is None:
+            if current is None:
+                report.warning(doc.path, line.no, "orphan-text", "text before any recognisable heading",
+                               expected="a rule, stratagem or detachment heading", found=text)
+                i += 1
+                continue
+            current.lines.append(line)
+            i += 1
+            continue
+        if kind in ("navigation", "advert"):
+            line.classify(kind)
+            i += 1
+            if kind == "navigation":
+                rest = text[len("Datasheets collated"):] if text.startswith("Datasheets collated") else ""
+                while i < len(lines) and is_category(lines[i].text):
+                    lines[i].classify("navigation")
+                    i += 1
+            current = None
+            continue
+        if kind == "interface":
+            line.classify("interface")
+            current = None
+            i += 1
+            continue
+        if (kind == "rule" and current is not None and current.kind == "rule"
+                and len(current.lines) == 1 and norm(current.lines[0].text) == norm(text)):
+            # 'Feel No Pain' then 'FEEL NO PAIN': one heading printed twice.
+            line.classify("duplicate")
+            i += 1
+            continue
+        current = Block(kind, [line])
+        blocks.append(current)
+        i += 1
+        if kind == "stratagem":
+            current.lines.extend(lines[i:i + 2])
+            i += 2
+        elif kind == "detachment-rule":
+            current.lines.append(lines[i])
+            i += 1
+        elif kind == "keyword-usage":
+            while i < len(lines) and is_category(lines[i].text) and starter(lines, i, doc.ruleset) != "stratagem":
+                current.lines.append(lines[i])
+                i += 1
+            current = None
+    for block in blocks:
+        _interpret(doc, block, report)
+    return blocks
+
+
+def _dedupe(doc: Document, block: Block, body: list[Line]) -> list[Line]:
+    """Drop lines repeated inside one block (stratagem texts print TARGET/EFFECT twice)."""
+    seen: set[str] = set()
+    out = []
+    for ln in body:
+        key = norm(ln.text)
+        if key in seen and len(key) > 3:
+            ln.classify("duplicate")
+            continue
+        seen.add(key)
+        out.append(ln)
+    return out
+
+
+def _interpret(doc: Document, block: Block, report: Report) -> None:
+    head = block.lines[0].text.strip()
+    if block.kind == "stratagem":
+        m = _STRAT_NAME.match(head)
+        block.title = clean_name(m.group("name"))
+        block.number = m.group("num")
+        block.data["cp"] = int(_CP.match(block.lines[1].text.strip()).group(1))
+        om = _STRAT_ORIGIN.match(block.lines[2].text.strip())
+        block.data["origin"] = om.group("det").strip()
+        block.data["category"] = om.group("cat")
+        _stratagem_body(doc, block, _dedupe(doc, block, block.lines[3:]), report)
+    elif block.kind == "keyword-usage":
+        m = _USAGE.match(head)
+        kws = [k.strip().upper() for k in re.split(r",| and ", m.group("kws")) if k.strip()]
+        block.data = {"keywords": kws, "faction": m.group("faction"), "categories": [ln.text.strip() for ln in block.lines[1:]]}
+    elif block.kind == "points-note":
+        block.data["text"] = head
+        if len(block.lines) > 1:
+            for ln in block.lines[1:]:
+                report.warning(doc.path, ln.no, "orphan-text", "unexpected text after a points note",
+                               expected="another heading", found=ln.text)
+    elif block.kind == "detachment-rule":
+        block.title = clean_name(head)
+        block.data["detachment"] = _DETACHMENT.match(block.lines[1].text.strip()).group("det")
+        _prose_body(doc, block, _dedupe(doc, block, block.lines[2:]), report)
+    elif block.kind == "enhancement-text":
+        block.data["detachment"] = _DETACHMENT.match(head).group("det")
+        body = _dedupe(doc, block, block.lines[1:])
+        _prose_body(doc, block, body, report)
+        paragraphs = block.data.get("paragraphs", [])
+        if len(paragraphs) >= 2 and "flavour" not in block.data:
+            block.data["flavour"] = paragraphs.pop(0)
+        text = "\n\n".join(paragraphs)
+        m = re.match(r"^(?P<restr>[^.]*?\bmodel only\.)\s*(?P<text>.*)$", text, re.S)
+        block.data["restriction"] = m.group("restr") if m else None
+        block.data["text"] = m.group("text") if m else text
+    elif block.kind == "rule":
+        m = _NUM_PREFIX.match(head) if not head.endswith(".") else None
+        s = _NUM_SUFFIX.match(head) if not m else None
+        if m:
+            block.number, block.title = m.group("num"), m.group("title").strip()
+        elif s:
+            block.number, block.title = s.group("num"), s.group("title").strip()
+            if s.group("alias"):
+                block.data["alias"] = s.group("alias").strip()
+        else:
+            block.title = head
+        _prose_body(doc, block, _dedupe(doc, block, block.lines[1:]), report)
+
+
+def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    fields: dict[str, str] = {}
+    order: list[str] = []
+    flavour = None
+    for ln in body:
+        text = ln.text.strip()
+        fm = _FIELD.match(text)
+        dm = _DESIGNER.match(text)
+        if fm:
+            key = fm.group("label").lower()
+            fields[key] = fm.group("text").strip()
+            order.append(key)
+        elif dm:
+            fields["designer_note"] = dm.group("text").strip()
+        elif not order and flavour is None:
+            flavour = text
+        elif order:
+            # Bullets and stray cells belong to the field that announced a list.
+            target = next((k for k in reversed(order) if fields[k].rstrip().endswith(":")), order[-1])
+            fields[target] = fields[target] + "\n" + text
+        else:
+            report.warning(doc.path, ln.no, "stratagem-text", "stratagem text line before WHEN:",
+                           expected="WHEN: / TARGET: / EFFECT:", found=text)
+    block.data.update(fields)
+    block.data["flavour"] = flavour
+    for key in ("when", "target", "effect"):
+        if key not in fields:
+            report.warning(doc.path, block.first, "stratagem-text", f"stratagem {block.title} has no {key.upper()}:",
+                           expected=f"{key.upper()}: ...", found="nothing")
+
+
+def _looks_like_flavour(text: str) -> bool:
+    if re.search(r"\b(roll|rolls|D6|D3|each time|must|you can|cannot|characteristic|subtract|add 1|Engagement Range)\b|\"",
+                 text, re.I):
+        return False
+    if re.match(r"^(When|If|Each|While|In|Before|After|Once|Unlike|During|At)\b", text):
+        return False
+    return len(re.findall(r"[.!?](?:\s|$)", text)) <= 2
+
+
+def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    paragraphs: list[str] = []
+    bullets: list[str] = []
+    see_also: list[dict] = []
+    in_see_also = False
+    for ln in body:
+        text = ln.text.strip()
+        if text == "SEE ALSO":
+            in_see_also = True
+            continue
+        if text.startswith("- "):
+            item = text[2:].strip()
+            if in_see_also:
+                m = re.match(r"^(?P<title>.+?)\s+(?P<num>\d\d(?:\.\d\d){0,3})$", item)
+                see_also.append({"title": m.group("title"), "number": m.group("num")} if m else {"title": item})
+            else:
+                bullets.append(item)
+            continue
+        in_see_also = False
+        paragraphs.append(text)
+    if len(paragraphs) >= 2 and _looks_like_flavour(paragraphs[0]):
+        block.data["flavour"] = paragraphs.pop(0)
+    block.data["paragraphs"] = paragraphs
+    block.data["bullets"] = bullets
+    block.data["see_also"] = see_also

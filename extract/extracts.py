@@ -1,0 +1,69 @@
+"""Rules extracts: a title line, then passages separated by blank lines, headings lost.
+
+Each passage is either a part of a rule some other source prints with its heading
+(so it becomes one more provenance of that record), the text of a weapon ability it
+names itself ('... with a [HEAVY] weapon ...'), or an untitled rule. The choice is made
+in :mod:`extract.link`, once every page has been read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extract.diagnostics import Report
+from extract.lines import Document, Line
+
+_BULLET = re.compile(r"^\s*(?:[•\-]|\d+\.)\s+")
+
+
+@dataclass
+class Passage:
+    lines: list[Line]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(ln.text.strip() for ln in self.lines)
+
+    @property
+    def bullets(self) -> list[str]:
+        return [_BULLET.sub("", ln.text).strip() for ln in self.lines if ln.text.lstrip().startswith("•")]
+
+    @property
+    def paragraph_text(self) -> str:
+        return "\n".join(ln.text.strip() for ln in self.lines if not ln.text.lstrip().startswith("•"))
+
+
+def parse_extract(doc: Document, report: Report) -> tuple[str, list[Passage]]:
+    lines = [ln for ln in doc.lines if ln.use is None]
+    if not lines:
+        report.error(doc.path, 1, "empty-source", "rules extract has no content")
+        return "", []
+    title_line = lines[0]
+    title_line.mark("extract-title")
+    title_line.use = "class:heading"
+    title = title_line.text.strip()
+    passages: list[Passage] = []
+    current: list[Line] = []
+    previous_no = title_line.no
+    for ln in lines[1:]:
+        if current and ln.no - previous_no > 1 and not _continues(current, ln):
+            passages.append(Passage(current))
+            current = []
+        current.append(ln)
+        previous_no = ln.no
+    if current:
+        passages.append(Passage(current))
+    # Passages of one numbered list ('1. Create Groups' ... '2. Allocation Order') stay together.
+    merged: list[Passage] = []
+    for p in passages:
+        if merged and re.match(r"^\s*[2-9]\.\s", p.lines[0].text) and merged[-1].lines[0].text.lstrip()[:2] in {f"{k}." for k in range(1, 9)}:
+            merged[-1].lines.extend(p.lines)
+        else:
+            merged.append(p)
+    return title, merged
+
+
+def _continues(current: list[Line], ln: Line) -> bool:
+    """A bullet list broken by a blank line still belongs to the item above it."""
+    return ln.text.startswith(" ") and not current[-1].text.startswith(" ") and current[-1].text.rstrip().endswith(":")

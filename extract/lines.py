@@ -1,0 +1,136 @@
+"""The intermediate form every reader produces: numbered lines of one document.
+
+Readers (plain text today, HTML and others later) turn a file into a
+:class:`Document`. Extraction reads only Documents, so one extractor serves every
+input format. Each :class:`Line` remembers the source line it came from and, once
+extraction has used it, what it was used for: every line ends up either used by a
+record or classified as ignorable, and the build reports the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from extract.diagnostics import Report
+
+# What a line may be classified as when no record uses it.
+IGNORABLE = {
+    "blank": "empty line",
+    "navigation": "site navigation (army-list menus, category links)",
+    "advert": "advertising or credits",
+    "duplicate": "a repeat of a line already used",
+    "heading": "a heading or list label whose content is recorded elsewhere",
+    "lost-table": "a table whose cells were lost in scraping",
+    "interface": "help text of the site's interface, not a rule",
+}
+
+
+@dataclass
+class Line:
+    no: int  # 1-based line number in the source file
+    text: str
+    col: int = 1  # 1-based column where this piece starts (run-on lines are split)
+    # Table cells, when the reader saw a table row ('| a | b |').
+    cells: list[str] | None = None
+    # Abilities the reader knows for a weapon-name cell (HTML marks them up).
+    tagged_abilities: list[str] | None = None
+    use: str | None = None  # record id, or "class:<name>" from IGNORABLE
+
+    def mark(self, use: str) -> None:
+        if self.use is None:
+            self.use = use
+
+    def classify(self, cls: str) -> None:
+        assert cls in IGNORABLE, cls
+        self.mark("class:" + cls)
+
+
+@dataclass
+class Document:
+    path: str  # as recorded in provenance, relative to the repository root
+    ruleset: str
+    kind: str
+    meta: dict
+    lines: list[Line] = field(default_factory=list)
+    raw_line_count: int = 0
+
+    def unaccounted(self) -> list[Line]:
+        return [ln for ln in self.lines if ln.use is None]
+
+
+# A run-on: a sentence ends and the next heading or sentence starts with no space
+# ("...Leader ability.POINT-BLANK PURGATION", "...(13.08).[IGNORES COVER]24.18",
+# "...as follows:- Your deployment zone"). Splitting there recovers the lines the
+# page had before scraping glued them.
+_RUN_ON = re.compile(
+    r"(?<=[A-Za-z0-9)\]’'\"”*][.!?])(?=[A-Z\[‘'“])"  # ".X" / ".[" — sentence then capital
+    r"|(?<=[a-z)\]][.:])(?=- [A-Z‘'“\[])"  # ".- Item" / ":- Item" — inline bullet
+    r"|(?<=[a-z)][.])(?=\d\d\.\d\d)"  # "roll.13.08 Benefit of Cover"
+    r"|(?<=[a-z.)]) (?=- (?:[A-Z][a-z]+ ){1,3}[A-Za-z]+: )"  # "... unit. - Resolve Damage: ..."
+)
+
+
+def split_run_ons(text: str) -> list[tuple[int, str]]:
+    """Split one physical line into (column, piece) at run-on boundaries."""
+    pieces: list[tuple[int, str]] = []
+    start = 0
+    for m in _RUN_ON.finditer(text):
+        cut = m.start()
+        if cut <= start:
+            continue
+        pieces.append((start + 1, text[start:cut].rstrip()))
+        start = cut
+        while start < len(text) and text[start] == " ":
+            start += 1
+    pieces.append((start + 1, text[start:]))
+    return [(c, p) for c, p in pieces if p or len(pieces) == 1]
+
+
+_TABLE_ROW = re.compile(r"^\|.*\|\s*$")
+
+
+def table_cells(text: str) -> list[str] | None:
+    """Cells of a '| a | b | |' row (the trailing empty cell dropped)."""
+    if not _TABLE_ROW.match(text.strip()):
+        return None
+    inner = text.strip()[1:-1]
+    cells = [c.strip() for c in inner.split("|")]
+    return cells
+
+
+def read_text(path: str, data: bytes, ruleset: str, kind: str, meta: dict, report: Report) -> Document | None:
+    """Read a plain-text scrape into a Document; None (with an error) if unreadable."""
+    doc = Document(path=path, ruleset=ruleset, kind=kind, meta=meta)
+    if not data.strip():
+        report.error(path, 1, "empty-source", "source file is empty", expected="rules text", found=f"{len(data)} bytes")
+        return None
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        report.error(path, line, "binary-source", "source file contains binary data (NUL byte)", expected="UTF-8 text", found="NUL byte")
+        return None
+    text = data.decode("utf-8", errors="replace")
+    physical = text.split("\n")
+    if physical and physical[-1] == "":
+        physical.pop()
+    doc.raw_line_count = len(physical)
+    for no, raw in enumerate(physical, start=1):
+        raw = raw.rstrip("\r")
+        if "\ufffd" in raw:
+            col = raw.index("\ufffd") + 1
+            report.error(path, no, "bad-encoding", "line is not valid UTF-8; undecodable bytes replaced", expected="UTF-8 text", found=raw, column=col)
+        junk = [ch for ch in raw if (ord(ch) < 32 and ch != "\t")]
+        if junk:
+            report.error(path, no, "control-characters", "line contains control characters", expected="printable text", found=repr(raw))
+        if not raw.strip():
+            ln = Line(no, raw)
+            ln.classify("blank")
+            doc.lines.append(ln)
+            continue
+        cells = table_cells(raw)
+        if cells is not None:
+            doc.lines.append(Line(no, raw.strip(), 1, cells=cells))
+            continue
+        for col, piece in split_run_ons(raw.strip()):
+            doc.lines.append(Line(no, piece, col))
+    return doc

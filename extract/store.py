@@ -1,0 +1,104 @@
+"""The record store: records by id, with provenance merged across sources.
+
+A record seen in several places (the Boarding Actions stratagems on both pages, a
+rule passage in an extract and on a page) is one record with every provenance.
+When two sightings disagree, the first is kept and the disagreement reported.
+"""
+
+from __future__ import annotations
+
+from extract.diagnostics import Report
+from extract.lines import Document, Line
+from extract.text import norm
+
+# Fields that differ between sightings without making them different records.
+_IDENTITY_IGNORED = {"source", "ruleset"}
+
+
+def provenance(doc: Document, lines: list[Line], fields: list[str] | None = None) -> dict:
+    nos = [ln.no for ln in lines]
+    entry = {"file": doc.path, "first_line": min(nos), "last_line": max(nos), "ruleset": doc.ruleset}
+    if fields:
+        entry["fields"] = fields
+    return entry
+
+
+def _comparable(value):
+    if isinstance(value, str):
+        return norm(value)
+    if isinstance(value, list):
+        return [_comparable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _comparable(v) for k, v in value.items() if k not in _IDENTITY_IGNORED}
+    return value
+
+
+class Store:
+    def __init__(self, report: Report, source_order: dict[str, int]):
+        self.records: dict[str, dict] = {}
+        self.report = report
+        self.order = source_order
+
+    def get(self, record_id: str) -> dict | None:
+        return self.records.get(record_id)
+
+    def add(self, record: dict, doc: Document, lines: list[Line], merge=None) -> dict:
+        """Add a record seen at `lines` of `doc`; merge with an earlier sighting of its id.
+
+        `merge(old, new)` may combine the two (e.g. a rule printed twice with different
+        parts); without it, sightings must agree except for provenance.
+        """
+        rid = record["id"]
+        prov = provenance(doc, lines)
+        for ln in lines:
+            ln.mark(rid)
+        existing = self.records.get(rid)
+        if existing is None:
+            record["source"] = [prov]
+            self.records[rid] = record
+            return record
+        if merge is not None:
+            merge(existing, record)
+        else:
+            old = {k: _comparable(v) for k, v in existing.items() if k not in _IDENTITY_IGNORED}
+            new = {k: _comparable(v) for k, v in record.items() if k not in _IDENTITY_IGNORED}
+            if old != new:
+                diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+                first = existing["source"][0]
+                self.report.warning(doc.path, prov["first_line"], "conflicting-duplicate",
+                                    f"{rid} differs from its sighting at {first['file']}:{first['first_line']} "
+                                    f"in {', '.join(diff)}; the first is kept",
+                                    expected="the same text", found=", ".join(diff))
+        self.add_provenance(existing, prov)
+        return existing
+
+    def add_provenance(self, record: dict, prov: dict) -> None:
+        for entry in record["source"]:
+            if entry["file"] == prov["file"] and entry.get("fields") == prov.get("fields"):
+                if entry["first_line"] <= prov["first_line"] and prov["last_line"] <= entry["last_line"]:
+                    return
+        record["source"].append(prov)
+
+    def finish(self) -> list[dict]:
+        """Records in a deterministic order, provenance in manifest order, spans merged."""
+        out = []
+        for rid in sorted(self.records):
+            rec = self.records[rid]
+            rec["source"] = _merge_spans(sorted(rec["source"], key=lambda p: (self.order.get(p["file"], 99), p["first_line"], p["last_line"])))
+            rec["ruleset"] = rec["source"][0]["ruleset"] if "fields" not in rec["source"][0] else rec["ruleset"]
+            out.append(rec)
+        return out
+
+
+def _merge_spans(entries: list[dict]) -> list[dict]:
+    """Join sightings in one file that are separated by blank lines only (3 lines or fewer)."""
+    merged: list[dict] = []
+    for e in entries:
+        if merged:
+            last = merged[-1]
+            if (last["file"] == e["file"] and last.get("fields") == e.get("fields")
+                    and e["first_line"] - last["last_line"] <= 4):
+                last["last_line"] = max(last["last_line"], e["last_line"])
+                continue
+        merged.append(dict(e))
+    return merged

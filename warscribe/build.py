@@ -1,0 +1,149 @@
+"""`warscribe build` and `warscribe export`: run the pipeline, write YAML, JSON and a report.
+
+Outputs are byte-identical for identical sources: no timestamps, sorted records,
+sorted keys where order carries no meaning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import yaml
+
+from extract.pipeline import Result, extract, line_accounting
+from extract.schemas import KINDS
+from warscribe import __version__
+
+SCHEMA_VERSION = "1.0"
+
+
+def _yaml(record: dict) -> str:
+    return yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
+
+
+def _json(data) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def _fresh(path: Path) -> None:
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
+
+
+def _meta(result: Result, kind: str | None, count: int) -> dict:
+    meta = {
+        "schema_version": SCHEMA_VERSION,
+        "generator": f"warscribe {__version__}",
+        "sources": [{"file": "sources/" + s.entry["file"], "sha256": s.sha256, "ruleset": s.entry["ruleset"]}
+                    for s in result.sources],
+        "count": count,
+    }
+    if kind:
+        meta["kind"] = kind
+        meta["schema"] = f"schema/{kind}.schema.json"
+    return meta
+
+
+def write_yaml(result: Result, out: Path) -> dict[str, str]:
+    """One YAML file per record: records/<kind>/<id>.yaml. Returns path -> sha256."""
+    root = out / "records"
+    _fresh(root)
+    sums = {}
+    for rec in result.records:
+        path = root / rec["kind"] / (rec["id"] + ".yaml")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = _yaml(rec)
+        path.write_text(text, encoding="utf-8")
+        sums[str(path.relative_to(out))] = hashlib.sha256(text.encode()).hexdigest()
+    return sums
+
+
+def write_json(result: Result, out: Path) -> dict[str, str]:
+    """One JSON file per kind ({"meta", "data"}) and the bundle warscribe.json."""
+    _fresh(out)
+    sums = {}
+    by_kind = {k: [r for r in result.records if r["kind"] == k] for k in KINDS}
+    for kind, records in by_kind.items():
+        text = _json({"meta": _meta(result, kind, len(records)), "data": records})
+        (out / f"{kind}.json").write_text(text, encoding="utf-8")
+        sums[f"{kind}.json"] = hashlib.sha256(text.encode()).hexdigest()
+    bundle = {"meta": _meta(result, None, len(result.records)), "data": by_kind}
+    text = _json(bundle)
+    (out / "warscribe.json").write_text(text, encoding="utf-8")
+    sums["warscribe.json"] = hashlib.sha256(text.encode()).hexdigest()
+    return sums
+
+
+def build_report(result: Result) -> dict:
+    counts = {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS}
+    return {
+        "records": counts,
+        "rejected": [r["id"] for r in result.rejected],
+        "sources": {d.path: line_accounting(d) for d in result.documents},
+        "errors": len(result.report.errors),
+        "warnings": len(result.report.warnings),
+        "diagnostics": [d.as_dict() for d in result.report.sorted()],
+    }
+
+
+def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=sys.stdout) -> None:
+    if not quiet:
+        for d in result.report.sorted():
+            print(d.render(), file=stream)
+        print(file=stream)
+    print("Lines per source (used by records / classified / unaccounted):", file=stream)
+    for path, acc in report["sources"].items():
+        classified = sum(acc["classified"].values())
+        detail = ", ".join(f"{k} {v}" for k, v in acc["classified"].items())
+        print(f"  {path}: {acc['lines']} lines; {acc['used_by_records']} used; {classified} classified ({detail});"
+              f" {acc['unaccounted']} unaccounted", file=stream)
+    total = sum(report["records"].values())
+    kinds = ", ".join(f"{v} {k}" for k, v in report["records"].items())
+    print(f"Records: {total} ({kinds}); {len(report['rejected'])} rejected by schema", file=stream)
+    print(f"{report['errors']} errors, {report['warnings']} warnings. Output in {out}/ (report: {out}/report.json)",
+          file=stream)
+
+
+def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False) -> int:
+    result = extract(manifest)
+    out.mkdir(parents=True, exist_ok=True)
+    checksums = {}
+    checksums.update(write_yaml(result, out))
+    checksums.update({f"json/{k}": v for k, v in write_json(result, out / "json").items()})
+    report = build_report(result)
+    (out / "report.json").write_text(_json(report), encoding="utf-8")
+    manifest_out = {
+        "generator": f"warscribe {__version__}",
+        "schema_version": SCHEMA_VERSION,
+        "sources": _meta(result, None, 0)["sources"],
+        "records": report["records"],
+        "files": dict(sorted(checksums.items())),
+    }
+    (out / "manifest.json").write_text(_json(manifest_out), encoding="utf-8")
+    print_summary(result, report, out, quiet)
+    if result.report.errors or result.rejected:
+        return 1
+    if strict and result.report.warnings:
+        print("--strict: warnings count as errors", file=sys.stdout)
+        return 1
+    return 0
+
+
+def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False) -> int:
+    result = extract(manifest)
+    if fmt == "json":
+        write_json(result, out)
+    else:
+        from extract.wahapedia import write_export
+
+        write_export(result.records, out)
+    if not quiet:
+        for d in result.report.errors:
+            print(d.render(), file=sys.stderr)
+    print(f"Exported {len(result.records)} records as {fmt} to {out}/")
+    return 1 if result.report.errors else 0
