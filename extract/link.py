@@ -472,7 +472,7 @@ def wargear_options(lines: list[Line]) -> list[dict]:
         text = ln.text.strip()
         item = text[2:].strip() if text.startswith("- ") else text
         parent = options[-1] if options else None
-        if parent is not None and parent["text"].endswith(":") and re.match(r"^\d+ ", item):
+        if parent is not None and parent["text"].endswith(":") and re.match(r"^\d+ [^.:]*$", item):
             parent.setdefault("choices", []).append(item)
         else:
             options.append({"text": item})
