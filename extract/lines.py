@@ -33,8 +33,6 @@ class Line:
     col: int = 1  # 1-based column where this piece starts (run-on lines are split)
     # Table cells, when the reader saw a table row ('| a | b |').
     cells: list[str] | None = None
-    # Abilities the reader knows for a weapon-name cell (HTML marks them up).
-    tagged_abilities: list[str] | None = None
     use: str | None = None  # record id, or "class:<name>" from IGNORABLE
 
     def mark(self, use: str) -> None:

@@ -174,7 +174,7 @@ def _weapons(page: PageParse, lines: list[Line], i: int, wtype: str, report: Rep
     previous = page.weapons[-1] if page.weapons else None
     if not filled:
         # The name-only header row that precedes each profile row.
-        name, abilities, problems = split_weapon_name(name_cell) if line.tagged_abilities is None else (name_cell, [], [])
+        name, abilities, problems = split_weapon_name(name_cell)
         page.weapons.append(Weapon(name, wtype, [], abilities, [line], problems))
         return 1
     if previous is not None and not previous.cells and _same_weapon(previous, name_cell, line):
