@@ -289,10 +289,12 @@ def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -
                 see_also.append({"title": m.group("title"), "number": m.group("num")} if m else {"title": item})
             else:
                 bullets.append(item)
+                paragraphs.append("- " + item)
             continue
         in_see_also = False
         paragraphs.append(text)
-    if len(paragraphs) >= 2 and _looks_like_flavour(paragraphs[0]):
+    prose = [p for p in paragraphs if not p.startswith("- ")]
+    if len(prose) >= 2 and paragraphs[0] == prose[0] and _looks_like_flavour(paragraphs[0]):
         block.data["flavour"] = paragraphs.pop(0)
     block.data["paragraphs"] = paragraphs
     block.data["bullets"] = bullets

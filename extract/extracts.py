@@ -30,8 +30,9 @@ class Passage:
         return [_BULLET.sub("", ln.text).strip() for ln in self.lines if ln.text.lstrip().startswith("•")]
 
     @property
-    def paragraph_text(self) -> str:
-        return "\n".join(ln.text.strip() for ln in self.lines if not ln.text.lstrip().startswith("•"))
+    def display_text(self) -> str:
+        """The passage with its '•' bullets written as '- ' items, as other records have them."""
+        return "\n".join(re.sub(r"^•\s*", "- ", ln.text.strip()) for ln in self.lines)
 
 
 def parse_extract(doc: Document, report: Report) -> tuple[str, list[Passage]]:

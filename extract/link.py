@@ -17,7 +17,7 @@ from extract.diagnostics import Report
 from extract.extracts import Passage
 from extract.lines import Document, Line
 from extract.page import PageParse, Weapon
-from extract.store import Store
+from extract.store import Store, provenance
 from extract.text import check_text, clean_name, join_paragraphs, norm, number_slug, slugify
 
 # Core abilities by name, in both editions (datasheets list them as 'CORE: ...').
@@ -90,7 +90,7 @@ class Linker:
                 paragraphs = list(rule_block.data["paragraphs"])
                 note = [p for p in paragraphs if p.startswith("Designer’s Note:")]
                 paragraphs = [p for p in paragraphs if p not in note]
-                text = join_paragraphs(paragraphs + ["- " + b for b in rule_block.data["bullets"]]).replace("\n\n- ", "\n- ")
+                text = join_paragraphs(paragraphs)
                 rule["text"] = text
                 if note:
                     rule["designer_note"] = note[0][len("Designer’s Note:"):].strip()
@@ -166,6 +166,7 @@ class Linker:
             "weapons": weapon_ids,
             "wargear_options": wargear_options(page.wargear_options),
         }
+        lines += [ln for w in page.weapons for ln in w.lines]
         lines += [ln for *_x, ln in page.composition] + page.wargear_options + page.keyword_lines + page.faction_keyword_lines
         for key, value in (("leader", page.leader), ("led_by", page.led_by)):
             if value is not None:
@@ -400,13 +401,13 @@ class Linker:
                 record = self.store.records[rid]
                 for ln in passage.lines:
                     ln.mark(rid)
-                self.store.add_provenance(record, _prov(doc, passage.lines))
+                self.store.add_provenance(record, provenance(doc, passage.lines))
                 continue
             defined = _defining_mention(passage.text)
             if defined:
                 rid = f"{doc.ruleset}/abilities/{defined}"
                 record = {"id": rid, "kind": "ability", "name": ABILITIES[defined][0], "ruleset": doc.ruleset,
-                          "type": "weapon", "ability_id": defined, "heading": "inferred", "text": passage.text}
+                          "type": "weapon", "ability_id": defined, "heading": "inferred", "text": passage.display_text}
                 self._mentions(doc, passage.lines, record, passage.text)
                 self.report.warning(doc.path, passage.lines[0].no, "heading-inferred",
                                     f"heading lost in scraping; passage read as the rule of [{ABILITIES[defined][0]}] "
@@ -418,7 +419,7 @@ class Linker:
             rid = f"{doc.ruleset}/rules/{slugify(title)}-{slugify(first_words)}"
             record = {"id": rid, "kind": "rule", "name": f"{title}: {_sentence_start(passage.text)}",
                       "ruleset": doc.ruleset, "number": None, "title": None,
-                      "text": passage.paragraph_text, "bullets": passage.bullets, "see_also": []}
+                      "text": passage.display_text, "bullets": passage.bullets, "see_also": []}
             self._mentions(doc, passage.lines, record, passage.text)
             self.report.warning(doc.path, passage.lines[0].no, "heading-lost",
                                 "passage has no heading and repeats no known rule; kept as an untitled rule",
@@ -460,7 +461,7 @@ class Linker:
             for d, ls in places[1:]:
                 for ln in ls:
                     ln.mark(record["id"])
-                self.store.add_provenance(self.store.records[record["id"]], _prov(d, ls))
+                self.store.add_provenance(self.store.records[record["id"]], provenance(d, ls))
 
 
 # -- helpers -----------------------------------------------------------------------
@@ -477,11 +478,6 @@ def wargear_options(lines: list[Line]) -> list[dict]:
         else:
             options.append({"text": item})
     return options
-
-
-def _prov(doc: Document, lines: list[Line]) -> dict:
-    from extract.store import provenance
-    return provenance(doc, lines)
 
 
 def _searchable(record: dict) -> str:

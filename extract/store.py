@@ -15,12 +15,23 @@ from extract.text import norm
 _IDENTITY_IGNORED = {"source", "ruleset"}
 
 
-def provenance(doc: Document, lines: list[Line], fields: list[str] | None = None) -> dict:
-    nos = [ln.no for ln in lines]
-    entry = {"file": doc.path, "first_line": min(nos), "last_line": max(nos), "ruleset": doc.ruleset}
-    if fields:
-        entry["fields"] = fields
-    return entry
+# Lines of one sighting further apart than this are separate places on the page
+# (a stratagem's list entry at the top and its text further down).
+_GAP = 4
+
+
+def provenance(doc: Document, lines: list[Line], fields: list[str] | None = None) -> list[dict]:
+    """One entry per cluster of nearby lines."""
+    entries: list[dict] = []
+    for no in sorted({ln.no for ln in lines}):
+        if entries and no - entries[-1]["last_line"] <= _GAP:
+            entries[-1]["last_line"] = no
+            continue
+        entry = {"file": doc.path, "first_line": no, "last_line": no, "ruleset": doc.ruleset}
+        if fields:
+            entry["fields"] = fields
+        entries.append(entry)
+    return entries
 
 
 def _comparable(value):
@@ -49,12 +60,13 @@ class Store:
         parts); without it, sightings must agree except for provenance.
         """
         rid = record["id"]
-        prov = provenance(doc, lines)
+        provs = provenance(doc, lines)
+        prov = provs[0]
         for ln in lines:
             ln.mark(rid)
         existing = self.records.get(rid)
         if existing is None:
-            record["source"] = [prov]
+            record["source"] = provs
             self.records[rid] = record
             return record
         if merge is not None:
@@ -69,15 +81,15 @@ class Store:
                                     f"{rid} differs from its sighting at {first['file']}:{first['first_line']} "
                                     f"in {', '.join(diff)}; the first is kept",
                                     expected="the same text", found=", ".join(diff))
-        self.add_provenance(existing, prov)
+        self.add_provenance(existing, provs)
         return existing
 
-    def add_provenance(self, record: dict, prov: dict) -> None:
-        for entry in record["source"]:
-            if entry["file"] == prov["file"] and entry.get("fields") == prov.get("fields"):
-                if entry["first_line"] <= prov["first_line"] and prov["last_line"] <= entry["last_line"]:
-                    return
-        record["source"].append(prov)
+    def add_provenance(self, record: dict, provs: list[dict]) -> None:
+        for prov in provs:
+            if not any(e["file"] == prov["file"] and e.get("fields") == prov.get("fields")
+                       and e["first_line"] <= prov["first_line"] and prov["last_line"] <= e["last_line"]
+                       for e in record["source"]):
+                record["source"].append(prov)
 
     def finish(self) -> list[dict]:
         """Records in a deterministic order, provenance in manifest order, spans merged."""
@@ -97,7 +109,7 @@ def _merge_spans(entries: list[dict]) -> list[dict]:
         if merged:
             last = merged[-1]
             if (last["file"] == e["file"] and last.get("fields") == e.get("fields")
-                    and e["first_line"] - last["last_line"] <= 4):
+                    and e["first_line"] - last["last_line"] <= _GAP):
                 last["last_line"] = max(last["last_line"], e["last_line"])
                 continue
         merged.append(dict(e))

@@ -40,7 +40,18 @@ def norm(text: str) -> str:
 
 
 def join_paragraphs(parts: list[str]) -> str:
-    return "\n\n".join(p.strip() for p in parts if p.strip())
+    """Paragraphs apart by a blank line; a run of '- ' bullets stays one block."""
+    out = ""
+    previous_bullet = False
+    for part in (p.strip() for p in parts):
+        if not part:
+            continue
+        bullet = part.startswith("- ")
+        if out:
+            out += "\n" if bullet and previous_bullet else "\n\n"
+        out += part
+        previous_bullet = bullet
+    return out
 
 
 # Scraping damage seen in real pages, with the reading the rules intend. Each entry

@@ -21,8 +21,21 @@ from warscribe import __version__
 SCHEMA_VERSION = "1.0"
 
 
-def _yaml(record: dict) -> str:
-    return yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
+class _Dumper(yaml.SafeDumper):
+    """Safe dumper that writes multi-line text as literal blocks, readable in diffs."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str):
+    if "\n" in value and not value.endswith((" ", "\t")) and "\n " not in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def record_yaml(record: dict) -> str:
+    return yaml.dump(record, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
 
 
 def _json(data) -> str:
@@ -57,7 +70,7 @@ def write_yaml(result: Result, out: Path) -> dict[str, str]:
     for rec in result.records:
         path = root / rec["kind"] / (rec["id"] + ".yaml")
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = _yaml(rec)
+        text = record_yaml(rec)
         path.write_text(text, encoding="utf-8")
         sums[str(path.relative_to(out))] = hashlib.sha256(text.encode()).hexdigest()
     return sums
