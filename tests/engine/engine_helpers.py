@@ -1,0 +1,112 @@
+"""Helpers for the engine tests: a small knowledge-base bundle and scenario builders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+
+def weapon_record(wid: str, name: str, ruleset: str, **profile) -> dict:
+    """A weapon record valid against schema/weapon.schema.json."""
+    datasheet = wid.rsplit("/", 1)[0]
+    record = {
+        "id": wid,
+        "kind": "weapon",
+        "name": name,
+        "ruleset": ruleset,
+        "source": [{"file": "sources/x.txt", "first_line": 1, "last_line": 2, "ruleset": ruleset}],
+        "datasheet": datasheet,
+        "type": "ranged",
+        "range": 24,
+        "attacks": 1,
+        "skill": 3,
+        "strength": 4,
+        "ap": 0,
+        "damage": 1,
+        "abilities": [],
+    }
+    record.update(profile)
+    return record
+
+
+BUNDLE = {
+    "meta": {"generator": "tests"},
+    "data": {
+        "weapon": [
+            weapon_record(
+                "grey-knights/paladin-squad/psilencer",
+                "Psilencer",
+                "10e",
+                attacks=6,
+                skill=2,
+                strength=5,
+                abilities=[
+                    {"id": "precision", "text": "precision"},
+                    {"id": "psychic", "text": "psychic"},
+                    {"id": "sustained-hits", "text": "sustained hits 1", "value": 1},
+                ],
+            ),
+            weapon_record(
+                "grey-knights/paladin-squad/storm-bolter",
+                "Storm bolter",
+                "10e",
+                attacks=2,
+                skill=2,
+                abilities=[{"id": "rapid-fire", "text": "rapid fire 2", "value": 2}],
+            ),
+            weapon_record(
+                "imperial-agents/inquisitor/bolt-pistol",
+                "Bolt pistol",
+                "11e",
+                range=12,
+                abilities=[{"id": "pistol", "text": "pistol"}],
+            ),
+            weapon_record(
+                "grey-knights/brother-captain/bolt-pistol",
+                "Bolt pistol",
+                "10e",
+                range=12,
+                skill=2,
+                abilities=[{"id": "pistol", "text": "pistol"}],
+            ),
+        ]
+    },
+}
+
+
+def inline(name="Gun", attacks=1, skill=3, strength=4, ap=0, damage=1, abilities=(), range=24, **extra) -> dict:
+    out = {
+        "name": name,
+        "range": range,
+        "attacks": attacks,
+        "skill": skill,
+        "strength": strength,
+        "ap": ap,
+        "damage": damage,
+        "abilities": list(abilities),
+    }
+    out.update(extra)
+    return out
+
+
+def scenario(groups, target=None, ruleset="11e", conditions=None, modifiers=None, keywords=None) -> dict:
+    """A scenario dict; ``groups`` is a list of (models, weapon dict) or (models, 'ref')."""
+    weapons = []
+    for models, weapon in groups:
+        weapons.append({"models": models, "ref": weapon} if isinstance(weapon, str) else {"models": models, "weapon": weapon})
+    out = {
+        "attacker": {"weapons": weapons},
+        "target": target or {"toughness": 4, "save": 3, "wounds": 1, "models": 1},
+    }
+    if ruleset:
+        out["ruleset"] = ruleset
+    if conditions:
+        out["conditions"] = conditions
+    if modifiers:
+        out["modifiers"] = modifiers
+    if keywords:
+        out["attacker"]["keywords"] = keywords
+    return out
