@@ -167,13 +167,13 @@ def parse_ability_list(cell: str, separator: str = ",") -> tuple[list[dict], lis
     problems: list[Problem] = []
     for part in cell.split(separator):
         part = part.strip()
-        if not part:
+        if part in ("", "-", "–"):
             continue
         ability, probs = parse_ability(part)
+        if ability is None or any(p.message.startswith("unexpected text") for p in probs):
+            # 'Psychic Assassin' is a rule of its own, not [PSYCHIC] with noise after it.
+            ability, probs = custom_ability(part), [Problem(part, "not a known weapon ability")]
         problems.extend(probs)
-        if ability is None:
-            ability = custom_ability(part)
-            problems.append(Problem(part, "not a known weapon ability"))
         abilities.append(ability)
     return abilities, problems
 
@@ -183,7 +183,8 @@ _BRACKETED_NAME = re.compile(r"^(?P<name>[^\[]*?)\s*\[(?P<list>[^\]]*)\]?\s*$")
 
 def split_weapon_name(cell: str) -> tuple[str, list[dict], list[Problem]]:
     """Split a weapon name cell into (name, abilities, problems), for both notations."""
-    cell = re.sub(r"\s+", " ", cell.strip())
+    # '➤' marks one profile of a multi-profile weapon; it is layout, not name.
+    cell = re.sub(r"\s+", " ", cell.strip().lstrip("➤").strip())
     m = _BRACKETED_NAME.match(cell)
     if m and "[" in cell:
         abilities, problems = parse_ability_list(m.group("list"))

@@ -1,0 +1,36 @@
+"""Shared test set-up: the --update-golden switch and paths to the data the tests read."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite the golden files from the current output instead of comparing")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+def corpus_path(name: str) -> Path:
+    """A file of the shared BattleScribe corpus (../shared/corpus beside the repository).
+
+    Missing data skips the test on a developer's machine but fails under CI, where the
+    corpus is always laid beside the clone: a skipped check must not pass for a green run.
+    """
+    base = Path(os.environ.get("WARSCRIBE_CORPUS", ROOT.parent / "shared" / "corpus"))
+    path = base / name
+    if not path.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"corpus file {path} is missing")
+        pytest.skip(f"corpus file {path} is missing")
+    return path

@@ -1,0 +1,163 @@
+"""Properties over random scenarios: sums to one, agreement with dice, monotonicity."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dice_sim import simulate
+from engine import Conditions, Group, Modifiers, Scenario, Target, Weapon, evaluate_scenario
+from extract.abilities import parse_ability
+
+ABILITY_TEXTS = [
+    "SUSTAINED HITS 1",
+    "SUSTAINED HITS D3",
+    "LETHAL HITS",
+    "DEVASTATING WOUNDS",
+    "ANTI-INFANTRY 4+",
+    "TWIN-LINKED",
+    "TORRENT",
+    "LANCE",
+    "MELTA 2",
+    "RAPID FIRE 1",
+    "BLAST",
+    "HEAVY",
+    "IGNORES COVER",
+    "PSYCHIC",
+    "HAZARDOUS",
+]
+ABILITIES = {text: parse_ability(text)[0] for text in ABILITY_TEXTS}
+
+
+@st.composite
+def weapons(draw) -> Weapon:
+    texts = draw(st.lists(st.sampled_from(ABILITY_TEXTS), max_size=3, unique=True))
+    if "SUSTAINED HITS 1" in texts and "SUSTAINED HITS D3" in texts:
+        texts.remove("SUSTAINED HITS D3")
+    skill = None if "TORRENT" in texts else draw(st.integers(2, 6))
+    return Weapon(
+        name="W",
+        type=draw(st.sampled_from(["ranged", "melee"])),
+        attacks=draw(st.sampled_from([1, 2, 3, "D3", "D6"])),
+        skill=skill,
+        strength=draw(st.sampled_from([3, 4, 5, 8, "D6"])),
+        ap=draw(st.integers(-3, 0)),
+        damage=draw(st.sampled_from([1, 1, 2, 3, "D3", "D6"])),
+        abilities=tuple(ABILITIES[t] for t in texts),
+    )
+
+
+@st.composite
+def scenarios(draw, max_groups: int = 2) -> Scenario:
+    groups = tuple(
+        Group(models=draw(st.integers(1, 3)), weapon=draw(weapons())) for _ in range(draw(st.integers(1, max_groups)))
+    )
+    target = Target(
+        toughness=draw(st.integers(3, 6)),
+        save=draw(st.integers(2, 7)),
+        wounds=draw(st.integers(1, 3)),
+        models=draw(st.integers(1, 6)),
+        invulnerable=draw(st.sampled_from([None, None, 4, 5])),
+        feel_no_pain=draw(st.sampled_from([None, None, 5, 6])),
+        keywords=draw(st.sampled_from([frozenset(), frozenset({"INFANTRY"})])),
+    )
+    conditions = Conditions(
+        half_range=draw(st.booleans()),
+        stationary=draw(st.booleans()),
+        charged=draw(st.booleans()),
+        cover=draw(st.booleans()),
+    )
+    modifiers = Modifiers(
+        hit=draw(st.integers(-2, 2)),
+        wound=draw(st.integers(-1, 1)),
+        reroll_hits=draw(st.sampled_from(["none", "ones", "failed"])),
+        reroll_wounds=draw(st.sampled_from(["none", "ones", "failed"])),
+        critical_hit=draw(st.sampled_from([5, 6, 6])),
+        critical_wound=draw(st.sampled_from([5, 6, 6])),
+    )
+    return Scenario(
+        ruleset=draw(st.sampled_from(["10e", "11e"])),
+        groups=groups,
+        target=target,
+        conditions=conditions,
+        modifiers=modifiers,
+    )
+
+
+SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _sd(dist: list[float]) -> float:
+    m = sum(i * p for i, p in enumerate(dist))
+    return math.sqrt(max(0.0, sum((i - m) ** 2 * p for i, p in enumerate(dist))))
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(scenarios(max_groups=3))
+def test_distributions_sum_to_one(s):
+    r = evaluate_scenario(s)
+    for dist in (r.models_slain, r.wounds_removed, r.damage):
+        assert abs(sum(dist) - 1.0) < 1e-9
+        assert min(dist) >= -1e-15
+    assert r.expected_damage >= r.expected_wounds_removed - 1e-9
+    assert len(r.models_slain) == s.target.models + 1
+    assert 0.0 <= r.p_wipe <= 1.0 + 1e-12
+
+
+TRIALS = 3000
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(scenarios())
+def test_agrees_with_dice_simulation(s):
+    """Means within 5 standard errors; every bucket of models slain within 5 binomial SEs."""
+    r = evaluate_scenario(s)
+    outcomes = simulate(s, TRIALS, seed=7)
+    n = len(outcomes)
+    for dist, values in (
+        (r.wounds_removed, [o.wounds_removed for o in outcomes]),
+        (r.models_slain, [o.models_slain for o in outcomes]),
+    ):
+        exact = sum(i * p for i, p in enumerate(dist))
+        tol = 5 * _sd(dist) / math.sqrt(n) + 1e-9
+        assert abs(sum(values) / n - exact) <= tol, (exact, sum(values) / n)
+    for k, p in enumerate(r.models_slain):
+        freq = sum(1 for o in outcomes if o.models_slain == k) / n
+        tol = 5 * math.sqrt(p * (1 - p) / n) + 2.0 / n
+        assert abs(freq - p) <= tol, (k, p, freq)
+    capped = [min(o.damage, r.damage_cap) for o in outcomes]
+    damage_mean = sum(i * p for i, p in enumerate(r.damage))
+    assert abs(sum(capped) / n - damage_mean) <= 5 * _sd(r.damage) / math.sqrt(n) + 1e-9
+
+
+def _better_ap(w: Weapon) -> Weapon:
+    return replace(w, ap=w.ap - 1)
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(scenarios(max_groups=3), st.data())
+def test_better_ap_never_lowers_wounds_removed(s, data):
+    i = data.draw(st.integers(0, len(s.groups) - 1))
+    groups = list(s.groups)
+    groups[i] = replace(groups[i], weapon=_better_ap(groups[i].weapon))
+    better = replace(s, groups=tuple(groups))
+    assert evaluate_scenario(better).expected_wounds_removed >= evaluate_scenario(s).expected_wounds_removed - 1e-9
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(scenarios(max_groups=3), st.data())
+def test_more_models_never_lower_wounds_removed(s, data):
+    i = data.draw(st.integers(0, len(s.groups) - 1))
+    groups = list(s.groups)
+    groups[i] = replace(groups[i], models=groups[i].models + 1)
+    more = replace(s, groups=tuple(groups))
+    assert evaluate_scenario(more).expected_wounds_removed >= evaluate_scenario(s).expected_wounds_removed - 1e-9
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(scenarios(max_groups=3))
+def test_same_input_same_output(s):
+    assert evaluate_scenario(s).to_json() == evaluate_scenario(s).to_json()
