@@ -14,6 +14,7 @@ import yaml
 
 from extract.diagnostics import Report
 from extract.extracts import parse_extract
+from extract.html import read_html
 from extract.lines import Document, read_text
 from extract.link import Linker
 from extract.page import parse_page
@@ -22,7 +23,7 @@ from extract.store import Store
 
 KINDS_OF_SOURCE = ("datasheet-page", "rules-extract")
 RULESETS = ("10e", "11e")
-READERS = {".txt": read_text}
+READERS = {".txt": read_text, ".html": read_html}
 
 
 @dataclass
