@@ -1,0 +1,287 @@
+"""The HTML reader: a saved rules-site page into the same Document the text reader makes.
+
+Extraction reads only :class:`~extract.lines.Document` lines, so this reader's job is
+to lay the page out the way a text dump of it reads: one line per block of text, table
+rows as ``| a | b |`` with their cells, list items as ``- item``, the page body first
+and every tooltip text after it. What the site's markup says and a text dump loses is
+kept in the text: weapon abilities in ``kwb`` spans become the bracket notation
+``Bolt pistol [pistol]`` that :func:`extract.abilities.split_weapon_name` reads
+without guessing.
+
+Conventions of the site handled here (see docs/formats.md):
+
+* weapon abilities as ``<span class="kwb">`` (or ``kwb2``/``kwbw``) inside the first
+  cell of a table row; elsewhere such spans are plain text (keywords);
+* tooltips as ``<span class="tooltipNNNNN" data-tooltip-content="#tooltip_contentNNNNN">``
+  whose content is an element with that id somewhere in the page, often hidden: the
+  content is taken out of the flow and read after the body, like a text dump has it;
+* stratagem texts run together as ``<b>WHEN:</b> ... <b>TARGET:</b> ... <b>EFFECT:</b>``:
+  each label starts a line;
+* header rows (all ``<th>``) read as ``RANGED WEAPONS | RANGE | ... |`` without cells,
+  data rows as cells;
+* navigation and advertising (``nav``, ``header``, ``footer``, ``aside``, menus, ad
+  blocks) become one classified line each, so line accounting still sees them;
+  scripts, styles and templates are dropped unread.
+
+The page is untrusted input: nothing is evaluated, entities are decoded once by the
+parser and the resulting text is kept as text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
+
+from extract.diagnostics import Report
+from extract.lines import Document, Line
+
+# Never content: dropped with everything inside.
+_DROPPED = {"script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "canvas",
+            "head", "title", "meta", "link", "button", "input", "select", "textarea", "option", "form"}
+_NAVIGATION_TAGS = {"nav", "header", "footer", "aside", "menu"}
+# Class or id words that mark site chrome. Matched per hyphen/underscore-separated word,
+# so 'adblock' or 'header-ad' match and 'shadow' or 'loadout' do not.
+_NAVIGATION_WORDS = {"nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "sidebar", "header",
+                     "footer", "topbar", "toc"}
+_ADVERT_WORDS = {"ad", "ads", "adv", "advert", "adverts", "advertisement", "adsbygoogle", "adblock", "banner",
+                 "sponsor", "sponsored", "promo", "affiliate"}
+_BLOCK = {"address", "article", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "div", "dl",
+          "dt", "fieldset", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "html", "li",
+          "main", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr",
+          "ul"}
+_ABILITY_CLASSES = {"kwb", "kwb2", "kwbw"}
+_TOOLTIP_ID = re.compile(r"^tooltip_content\d+$")
+# Labels that start a line of a stratagem (or 11th-edition move) text.
+_LABELS = re.compile(r"^(?:WHEN|TARGET|EFFECT|RESTRICTIONS|MAXIMUM DISTANCE|ELIGIBLE IF|BEFORE MOVING|AFTER MOVING"
+                     r"|WHILE MOVING|WHILE SHOOTING|SET-UP DISTANCE|Designer[’']s Note):$")
+# HTML whitespace (not U+00A0, which is content).
+_SPACE = re.compile(r"[ \t\n\r\f]+")
+
+
+def _collapse(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _words(tag: Tag) -> set[str]:
+    names = list(tag.get("class") or [])
+    if tag.get("id"):
+        names.append(tag["id"])
+    if tag.get("role"):
+        names.append(tag["role"])
+    return {w for name in names for w in re.split(r"[-_\s]+", name.lower()) if w}
+
+
+def _chrome(tag: Tag) -> str | None:
+    """'navigation' or 'advert' for site chrome, else None."""
+    words = _words(tag)
+    if words & _ADVERT_WORDS:
+        return "advert"
+    if tag.name in _NAVIGATION_TAGS or words & _NAVIGATION_WORDS:
+        return "navigation"
+    return None
+
+
+def _is_ability_span(tag: Tag) -> bool:
+    return tag.name == "span" and bool(set(tag.get("class") or []) & _ABILITY_CLASSES)
+
+
+class _Reader:
+    def __init__(self, doc: Document, report: Report, tooltip_ids: set[str]):
+        self.doc = doc
+        self.report = report
+        self.tooltip_ids = tooltip_ids
+        self.buf: list[str] = []
+        self.buf_line = 0
+        self.cursor = 1  # source line of the parser's position, as far as we know it
+        self.prefix = ""  # '- ' while inside a list item's first line
+        self.deferred: list[Tag] = []
+
+    # -- output --------------------------------------------------------------------
+
+    def flush(self) -> None:
+        text = _collapse("".join(self.buf))
+        if text:
+            self.doc.lines.append(Line(self.buf_line, self.prefix + text))
+            self.prefix = ""
+        self.buf = []
+
+    def add_text(self, text: str) -> None:
+        if not self.buf or not _collapse("".join(self.buf)):
+            lead = len(text) - len(text.lstrip(" \t\n\r\f"))
+            self.buf_line = self.cursor + text[:lead].count("\n")
+        self.buf.append(text)
+        self.cursor += text.count("\n")
+
+    # -- walking -------------------------------------------------------------------
+
+    def is_tooltip_content(self, tag: Tag) -> bool:
+        tid = tag.get("id")
+        return bool(tid) and (tid in self.tooltip_ids or bool(_TOOLTIP_ID.match(tid)))
+
+    def walk(self, node, in_tooltip: bool = False) -> None:
+        for child in list(node.children):
+            self.visit(child, in_tooltip)
+
+    def visit(self, node, in_tooltip: bool) -> None:
+        if isinstance(node, (Comment, Doctype, Declaration, ProcessingInstruction)):
+            return
+        if isinstance(node, NavigableString):
+            self.add_text(str(node))
+            return
+        if not isinstance(node, Tag):
+            return
+        if node.sourceline:
+            self.cursor = node.sourceline
+        name = node.name.lower()
+        if name in _DROPPED:
+            return
+        if not in_tooltip and self.is_tooltip_content(node):
+            self.flush()
+            self.deferred.append(node)
+            return
+        chrome = _chrome(node) if name not in ("html", "body") else None
+        if chrome:
+            self.flush()
+            text = _collapse(node.get_text(" "))
+            if text:
+                ln = Line(node.sourceline or self.cursor, text)
+                ln.classify(chrome)
+                self.doc.lines.append(ln)
+            return
+        if name == "br":
+            self.flush()
+            return
+        if name == "table":
+            self.flush()
+            self.table(node, in_tooltip)
+            return
+        if name in ("b", "strong") and _LABELS.match(_collapse(node.get_text())):
+            self.flush()
+        if name in _BLOCK:
+            self.flush()
+            if name == "li":
+                self.prefix = "- "
+            self.walk(node, in_tooltip)
+            self.flush()
+            self.prefix = ""
+            return
+        self.walk(node, in_tooltip)
+
+    def table(self, table: Tag, in_tooltip: bool) -> None:
+        for row in _rows(table):
+            cells = [c for c in row.find_all(["td", "th"], recursive=False)]
+            if not cells:
+                continue
+            texts = [self.cell_text(c, first=(i == _first_filled(cells))) for i, c in enumerate(cells)]
+            line_no = row.sourceline or self.cursor
+            if all(c.name == "th" for c in cells):
+                # A heading row, as text dumps print one: 'RANGED WEAPONS | RANGE | ... |'.
+                self.doc.lines.append(Line(line_no, _collapse(" | ".join(texts) + " |")))
+            else:
+                self.doc.lines.append(Line(line_no, _collapse("| " + " | ".join(texts) + " |"), cells=texts))
+        # A nested tooltip content inside a cell is still read, after the body.
+        for inner in table.find_all(id=True):
+            if not in_tooltip and self.is_tooltip_content(inner):
+                self.deferred.append(inner)
+
+    def cell_text(self, cell: Tag, first: bool) -> str:
+        """A cell's text; in the first cell, ability spans become '[a, b]' after the name."""
+        abilities: list[str] = []
+        parts: list[str] = []
+
+        def gather(node) -> None:
+            for child in node.children:
+                if isinstance(child, (Comment, Doctype, Declaration, ProcessingInstruction)):
+                    continue
+                if isinstance(child, NavigableString):
+                    parts.append(str(child))
+                elif isinstance(child, Tag):
+                    if child.name in _DROPPED or (child.get("id") and self.is_tooltip_content(child)):
+                        continue
+                    if first and _is_ability_span(child) and not child.find(_is_ability_span):
+                        ability = _collapse(child.get_text(" ")).strip("[] ")
+                        if ability:
+                            abilities.append(ability)
+                        continue
+                    if child.name == "br" or child.name in _BLOCK:
+                        parts.append(" ")
+                    gather(child)
+
+        gather(cell)
+        text = _collapse("".join(parts))
+        if abilities:
+            # Separators the site prints between spans belong to no name.
+            text = text.strip(" ,;") + " [" + ", ".join(abilities) + "]"
+        return text.strip()
+
+
+def _first_filled(cells: list[Tag]) -> int:
+    for i, c in enumerate(cells):
+        if _collapse(c.get_text()):
+            return i
+    return 0
+
+
+def _rows(table: Tag) -> list[Tag]:
+    """The table's own rows (through thead/tbody/tfoot), not those of nested tables."""
+    rows = []
+    for child in table.children:
+        if isinstance(child, Tag):
+            if child.name == "tr":
+                rows.append(child)
+            elif child.name in ("thead", "tbody", "tfoot"):
+                rows.extend(r for r in child.children if isinstance(r, Tag) and r.name == "tr")
+    return rows
+
+
+def read_html(path: str, data: bytes, ruleset: str, kind: str, meta: dict, report: Report) -> Document | None:
+    """Read a saved HTML page into a Document; None (with an error) if unreadable."""
+    if not data.strip():
+        report.error(path, 1, "empty-source", "source file is empty", expected="an HTML page", found=f"{len(data)} bytes")
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        report.error(path, line, "bad-encoding", "page is not valid UTF-8; undecodable bytes replaced",
+                     expected="UTF-8 text", found=repr(data[exc.start:exc.start + 8]), column=col)
+        text = data.decode("utf-8", errors="replace")
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        report.error(path, line, "binary-source", "page contains binary data (NUL byte)", expected="HTML text", found="NUL byte")
+        return None
+    soup = BeautifulSoup(text, "html.parser")
+    doc = Document(path=path, ruleset=ruleset, kind=kind, meta=meta)
+    doc.raw_line_count = text.count("\n") + (0 if text.endswith("\n") else 1)
+
+    references: dict[str, Tag] = {}
+    for span in soup.find_all(attrs={"data-tooltip-content": True}):
+        target = span["data-tooltip-content"].lstrip("#")
+        references.setdefault(target, span)
+    reader = _Reader(doc, report, set(references))
+    reader.walk(soup)
+    reader.flush()
+    # Tooltip texts after the body, in page order; a content inside another is read with it.
+    seen: set[int] = set()
+    for tag in reader.deferred:
+        if id(tag) in seen or any(id(p) in seen for p in tag.parents):
+            continue
+        seen.add(id(tag))
+        reader.cursor = tag.sourceline or reader.cursor
+        reader.visit(tag, in_tooltip=True)
+        reader.flush()
+    present = {t.get("id") for t in soup.find_all(id=True)}
+    for target, span in sorted(references.items(), key=lambda kv: (kv[1].sourceline or 0, kv[0])):
+        if target not in present:
+            report.warning(path, span.sourceline or 1, "missing-tooltip",
+                           f"tooltip {_collapse(span.get_text())!r} points at #{target}, which the page lacks",
+                           expected=f"an element with id {target}", found="nothing",
+                           column=(span.sourcepos or 0) + 1)
+    if not doc.lines:
+        report.error(path, 1, "empty-source", "page has no readable text", expected="rules text", found="markup only")
+        return None
+    return doc
