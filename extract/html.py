@@ -281,7 +281,7 @@ def read_html(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
                            f"tooltip {_collapse(span.get_text())!r} points at #{target}, which the page lacks",
                            expected=f"an element with id {target}", found="nothing",
                            column=(span.sourcepos or 0) + 1)
-    if not doc.lines:
+    if not any(ln.use is None for ln in doc.lines):
         report.error(path, 1, "empty-source", "page has no readable text", expected="rules text", found="markup only")
         return None
     return doc
