@@ -161,3 +161,38 @@ def test_more_models_never_lower_wounds_removed(s, data):
 @given(scenarios(max_groups=3))
 def test_same_input_same_output(s):
     assert evaluate_scenario(s).to_json() == evaluate_scenario(s).to_json()
+
+
+def _w(damage, abilities=(), attacks=2, skill=3, strength=5, ap=-1) -> Weapon:
+    return Weapon(name="W", type="ranged", attacks=attacks, skill=skill, strength=strength, ap=ap, damage=damage,
+                  abilities=tuple(ABILITIES[t] for t in abilities))
+
+
+def _check_against_dice(s: Scenario, trials: int = 6000) -> None:
+    r = evaluate_scenario(s)
+    outcomes = simulate(s, trials, seed=11)
+    n = len(outcomes)
+    for k, p in enumerate(r.wounds_removed):
+        freq = sum(1 for o in outcomes if o.wounds_removed == k) / n
+        assert abs(freq - p) <= 5 * math.sqrt(p * (1 - p) / n) + 2.0 / n, (k, p, freq)
+
+
+def test_10e_devastating_wounds_wait_for_every_group():
+    """Two [DEVASTATING WOUNDS] groups before and between normal groups (10e): packets of
+    both wait for all normal damage, then resolve in group order."""
+    target = Target(toughness=4, save=3, wounds=3, models=4)
+    groups = (
+        Group(2, _w(2, ["DEVASTATING WOUNDS", "SUSTAINED HITS 1"])),
+        Group(3, _w(1)),
+        Group(1, _w("D3", ["DEVASTATING WOUNDS"], attacks=3)),
+        Group(2, _w(2, ["LETHAL HITS"])),
+    )
+    mods = Modifiers(critical_wound=5)
+    for ruleset in ("10e", "11e"):
+        _check_against_dice(Scenario(ruleset=ruleset, groups=groups, target=target, modifiers=mods))
+
+
+def test_feel_no_pain_and_overkill_against_dice():
+    target = Target(toughness=5, save=4, wounds=2, models=5, feel_no_pain=5)
+    groups = (Group(3, _w("D3", ["ANTI-INFANTRY 4+", "DEVASTATING WOUNDS"], attacks="D6")), Group(2, _w(3)))
+    _check_against_dice(Scenario(ruleset="11e", groups=groups, target=Target(**{**vars(target), "keywords": frozenset({"INFANTRY"})})))
