@@ -85,6 +85,7 @@ def split_run_ons(text: str) -> list[tuple[int, str]]:
     return [(c, p) for c, p in pieces if p or len(pieces) == 1]
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _TABLE_ROW = re.compile(r"^\|.*\|\s*$")
 
 
@@ -117,8 +118,7 @@ def read_text(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
         if "\ufffd" in raw:
             col = raw.index("\ufffd") + 1
             report.error(path, no, "bad-encoding", "line is not valid UTF-8; undecodable bytes replaced", expected="UTF-8 text", found=raw, column=col)
-        junk = [ch for ch in raw if (ord(ch) < 32 and ch != "\t")]
-        if junk:
+        if _CONTROL.search(raw):
             report.error(path, no, "control-characters", "line contains control characters", expected="printable text", found=repr(raw))
         if not raw.strip():
             ln = Line(no, raw)

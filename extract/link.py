@@ -555,8 +555,10 @@ def _merge_prose(report: Report, doc: Document, block: Block | None):
         old["text"] = join_paragraphs(old_paras)
         if new.get("bullets"):
             bullets = old.setdefault("bullets", [])
+            known_bullets = {norm(x) for x in bullets}
             for b in new["bullets"]:
-                if norm(b) not in {norm(x) for x in bullets}:
+                if norm(b) not in known_bullets:
+                    known_bullets.add(norm(b))
                     bullets.append(b)
                     changed = True
         if changed:
@@ -620,10 +622,11 @@ def align_enhancements(names: list[str], texts: list[Block]) -> dict[int, int]:
     if t > n or n > 24:
         return {i: i for i in range(min(n, t))}
     groups = [b.data["detachment"] for b in texts]
+    similarity = [[_similarity(name, block) for block in texts] for name in names]
     best_key = None
     best: dict[int, int] = {}
     for chosen in itertools.combinations(range(n), t):
-        score = sum(_similarity(names[ni], texts[ti]) for ti, ni in enumerate(chosen))
+        score = sum(similarity[ni][ti] for ti, ni in enumerate(chosen))
         gaps = [ni for ni in range(n) if ni not in chosen]
         at_boundary = 0
         for g in gaps:

@@ -331,7 +331,8 @@ def _stratagems(page: PageParse, lines: list[Line], i: int, wtype: str, report: 
         return 0
     name, cp, origin = lines[i], lines[i + 1], lines[i + 2]
     cpm = _CP.match(cp.text.strip())
-    if not (_STRAT_NAME.match(name.text.strip()) and cpm):
+    # A full text ('... – Battle Tactic Stratagem') right after the list ends the list.
+    if not (_STRAT_NAME.match(name.text.strip()) and cpm) or origin.text.strip().endswith(" Stratagem"):
         return 0
     om = _STRAT_ORIGIN.match(origin.text.strip())
     used = [name, cp, origin]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from extract.diagnostics import Report
 
@@ -25,6 +26,7 @@ def clean_name(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\u2011", "-").replace("\u00a0", " ")).strip()
 
 
+@lru_cache(maxsize=65536)
 def norm(text: str) -> str:
     """Comparison form: case, spacing, bullets, stray asterisks and quotes folded away.
 

@@ -34,3 +34,18 @@ def corpus_path(name: str) -> Path:
             pytest.fail(f"corpus file {path} is missing")
         pytest.skip(f"corpus file {path} is missing")
     return path
+
+
+def write_manifest(folder: Path, entries: list[dict]) -> Path:
+    """A manifest for `entries` ({file, ruleset, kind, ...}) in `folder`, checksums filled in."""
+    import hashlib
+
+    import yaml
+
+    sources = []
+    for e in entries:
+        data = (folder / e["file"]).read_bytes()
+        sources.append({"original_name": e["file"], "sha256": hashlib.sha256(data).hexdigest(), **e})
+    path = folder / "manifest.yaml"
+    path.write_text(yaml.safe_dump({"sources": sources}, sort_keys=False), encoding="utf-8")
+    return path
