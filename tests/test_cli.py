@@ -64,3 +64,12 @@ def test_export_json(tmp_path):
     proc = run("export", "--out", str(tmp_path / "j"), "-q")
     assert proc.returncode == 0
     assert json.loads((tmp_path / "j" / "stratagem.json").read_text())["meta"]["count"] == 68
+
+
+def test_census_lists_unknown_abilities():
+    from conftest import corpus_path
+    path = corpus_path("bsdata-10e-weapons.tsv")
+    proc = run("census", str(path))
+    assert proc.returncode == 0
+    assert "4398 weapon profiles" in proc.stdout and "Bubblechukka" in proc.stdout
+    assert run("census", "/nonexistent.tsv").returncode == 2

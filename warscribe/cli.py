@@ -1,4 +1,4 @@
-"""The `warscribe` command: build, export, calc, bench."""
+"""The `warscribe` command: build, export, calc, census, bench."""
 
 from __future__ import annotations
 
@@ -40,6 +40,26 @@ def _bench(args: argparse.Namespace) -> int:
     return run_bench(args)
 
 
+def _census(args: argparse.Namespace) -> int:
+    from extract.corpus import ability_census
+
+    path = Path(args.tsv)
+    if not path.is_file():
+        print(f"{path}: no such file (expected a BattleScribe weapon TSV with a 'keywords' column)", file=sys.stderr)
+        return 2
+    c = ability_census(path)
+    share = 100 * c["known"] / c["entries"] if c["entries"] else 100.0
+    print(f"{path}: {c['rows']} weapon profiles, {c['entries']} ability entries; "
+          f"{c['known']} parsed to known abilities ({share:.2f}%), {c['entries'] - c['known']} weapon-specific rules:")
+    for name, count in c["unknown"].items():
+        print(f"  {count:4d}  {name}")
+    if c["problems"]:
+        print("Entries parsed with a warning:")
+        for text, count in c["problems"].items():
+            print(f"  {count:4d}  {text}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="warscribe", description=__doc__)
     p.add_argument("--version", action="version", version=f"warscribe {__version__}")
@@ -64,6 +84,10 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
     c.add_argument("--kb", default="build/json/warscribe.json", help="knowledge-base bundle for weapon references")
     c.set_defaults(func=_calc)
+
+    a = sub.add_parser("census", help="how many weapon abilities of a BattleScribe TSV the parser knows")
+    a.add_argument("tsv", nargs="?", default=str(ROOT.parent / "shared" / "corpus" / "bsdata-10e-weapons.tsv"))
+    a.set_defaults(func=_census)
 
     k = sub.add_parser("bench", help="measure speed and memory")
     k.add_argument("target", choices=["build", "engine"])
