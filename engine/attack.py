@@ -151,6 +151,8 @@ def group_profile(
         for a in weapon.abilities
         if a["id"] == "custom"
     ]
+    if weapon.skill is None and not weapon.has("torrent"):
+        notes.append(f"{weapon.name}: skill N/A without [TORRENT]: treated as hitting automatically")
     hit = hit_roll(ruleset, weapon, target, conditions, mods)
     wound = wound_roll(weapon, target, conditions, mods)
     unsaved = save_fail(ruleset, weapon, target, conditions.cover)
