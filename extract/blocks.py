@@ -264,12 +264,14 @@ def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Repor
 
 
 def _looks_like_flavour(text: str) -> bool:
-    if re.search(r"\b(roll|rolls|D6|D3|each time|must|you can|cannot|characteristic|subtract|add 1|Engagement Range)\b|\"",
+    if _FIELD.match(text) or _DESIGNER.match(text):
+        return False
+    if re.search(r"\b(roll|rolls|D6|D3|each time|must|you can|cannot|characteristic|subtract|add 1|if|Engagement Range)\b|\"",
                  text, re.I):
         return False
     if re.match(r"^(When|If|Each|While|In|Before|After|Once|Unlike|During|At)\b", text):
         return False
-    return len(re.findall(r"[.!?](?:\s|$)", text)) <= 2
+    return len(re.findall(r"[.!?](?:\s|$)", text)) <= 3
 
 
 def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
