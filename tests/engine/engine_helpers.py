@@ -1,9 +1,15 @@
-"""Helpers for the engine tests: a small knowledge-base bundle and scenario builders."""
+"""Helpers for the engine tests: a small knowledge-base bundle and scenario builders.
+
+The engine tests keep no conftest.py: a second module named `conftest` would shadow
+the top-level tests/conftest.py that other test modules import from.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -110,3 +116,11 @@ def scenario(groups, target=None, ruleset="11e", conditions=None, modifiers=None
     if keywords:
         out["attacker"]["keywords"] = keywords
     return out
+
+
+@pytest.fixture
+def bundle_path(tmp_path: Path) -> Path:
+    """The bundle above, written where `--kb` can read it (import into a test module to use)."""
+    path = tmp_path / "warscribe.json"
+    path.write_text(json.dumps(BUNDLE), encoding="utf-8")
+    return path

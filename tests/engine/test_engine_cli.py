@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from engine import ScenarioError, evaluate
-from engine_helpers import ROOT, inline, scenario
+from engine_helpers import ROOT, bundle_path, inline, scenario  # noqa: F401 (fixture)
 from warscribe.cli import main
 
 EXAMPLES = sorted((ROOT / "examples" / "scenarios").glob("*.yaml")) + sorted(

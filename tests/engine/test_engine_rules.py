@@ -7,7 +7,7 @@ import pytest
 from engine import evaluate
 from engine.dist import dice, mean
 from engine.rules import d6_roll, wound_need
-from engine_helpers import inline, scenario
+from engine_helpers import bundle_path, inline, scenario  # noqa: F401 (fixture)
 
 APPROX = dict(rel=1e-12, abs=1e-12)
 NO_SAVE = {"toughness": 4, "save": 7, "wounds": 1, "models": 20}
