@@ -132,7 +132,7 @@ def parse_blocks(doc: Document, lines: list[Line], report: Report) -> list[Block
             line.classify(kind)
             i += 1
             if kind == "navigation":
-                rest = text[len("Datasheets collated"):] if text.startswith("Datasheets collated") else ""
+                # The menu's category links follow it ('Datasheets collatedCharacters', 'Battleline').
                 while i < len(lines) and is_category(lines[i].text):
                     lines[i].classify("navigation")
                     i += 1

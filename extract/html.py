@@ -96,14 +96,22 @@ class _Reader:
         self.cursor = 1  # source line of the parser's position, as far as we know it
         self.prefix = ""  # '- ' while inside a list item's first line
         self.deferred: list[Tag] = []
+        # What separates each emitted line from the one before: "soft" after one <br>,
+        # "hard" after a block boundary or <br><br> (paragraphs, for field texts).
+        self.breaks: list[str] = []
+        self.next_break = "hard"
 
     # -- output --------------------------------------------------------------------
 
-    def flush(self) -> None:
+    def flush(self, after: str = "hard") -> None:
         text = _collapse("".join(self.buf))
         if text:
             self.doc.lines.append(Line(self.buf_line, self.prefix + text))
+            self.breaks.append(self.next_break)
             self.prefix = ""
+            self.next_break = after
+        elif after == "hard" or self.next_break == "soft":
+            self.next_break = "hard"  # a second <br> in a row ends a paragraph
         self.buf = []
 
     def add_text(self, text: str) -> None:
@@ -150,14 +158,14 @@ class _Reader:
                 self.doc.lines.append(ln)
             return
         if name == "br":
-            self.flush()
+            self.flush("soft")
             return
         if name == "table":
             self.flush()
             self.table(node, in_tooltip)
             return
         if name in ("b", "strong") and _LABELS.match(_collapse(node.get_text())):
-            self.flush()
+            self.flush("soft")
         if name in _BLOCK:
             self.flush()
             if name == "li":
@@ -233,6 +241,27 @@ def _rows(table: Tag) -> list[Tag]:
             elif child.name in ("thead", "tbody", "tfoot"):
                 rows.extend(r for r in child.children if isinstance(r, Tag) and r.name == "tr")
     return rows
+
+
+def fragment_text(fragment: str) -> str:
+    """The text of an HTML fragment (a field of a data export), read as a page is.
+
+    Lines of one paragraph are joined by a newline; paragraphs (block elements, or
+    ``<br><br>``) by a blank line; list items read as ``- item``.
+    """
+    if "<" not in fragment and "&" not in fragment:
+        # Plain text: its own newlines are the breaks.
+        paragraphs = re.split(r"\n[ \t\r\f]*\n\s*", fragment.strip())
+        return "\n\n".join("\n".join(_collapse(x) for x in p.split("\n") if x.strip()) for p in paragraphs if p.strip())
+    doc = Document(path="", ruleset="", kind="", meta={})
+    reader = _Reader(doc, Report(), set())
+    reader.walk(BeautifulSoup(fragment, "html.parser"))
+    reader.flush()
+    out = ""
+    for ln, brk in zip(doc.lines, reader.breaks):
+        if ln.use is None:
+            out += ("" if not out else "\n" if brk == "soft" else "\n\n") + ln.text
+    return out
 
 
 def read_html(path: str, data: bytes, ruleset: str, kind: str, meta: dict, report: Report) -> Document | None:

@@ -117,7 +117,6 @@ def parse_page(doc: Document, report: Report) -> PageParse | None:
     i = 1
     section: str | None = None
     weapon_type = "ranged"
-    list_done = False
     while i < len(lines):
         line = lines[i]
         text = line.text.strip()
@@ -143,14 +142,10 @@ def parse_page(doc: Document, report: Report) -> PageParse | None:
                            expected="RANGED WEAPONS, MELEE WEAPONS or another section label", found=text)
             i += 1
             continue
-        handler = _HANDLERS[section]
-        consumed = handler(page, lines, i, weapon_type, report)
+        consumed = _HANDLERS[section](page, lines, i, weapon_type, report)
         if consumed == 0:
-            list_done = True
             break
         i += consumed
-    if not list_done and i >= len(lines):
-        return page
     page.blocks = parse_blocks(doc, lines[i:], report)
     return page
 
@@ -177,7 +172,7 @@ def _weapons(page: PageParse, lines: list[Line], i: int, wtype: str, report: Rep
         name, abilities, problems = split_weapon_name(name_cell)
         page.weapons.append(Weapon(name, wtype, [], abilities, [line], problems))
         return 1
-    if previous is not None and not previous.cells and _same_weapon(previous, name_cell, line):
+    if previous is not None and not previous.cells and split_weapon_name(name_cell)[0] == previous.name:
         previous.cells = filled
         previous.lines.append(line)
     else:
@@ -187,11 +182,6 @@ def _weapons(page: PageParse, lines: list[Line], i: int, wtype: str, report: Rep
         report.error(page.doc.path, line.no, "bad-weapon-row", f"weapon profile has {len(filled)} characteristics",
                      expected="6 cells: range, A, BS/WS, S, AP, D", found=line.text)
     return 1
-
-
-def _same_weapon(previous: Weapon, name_cell: str, line: Line) -> bool:
-    name, _, _ = split_weapon_name(name_cell)
-    return name == previous.name
 
 
 def _wargear_options(page: PageParse, lines: list[Line], i: int, wtype: str, report: Report) -> int:
@@ -322,7 +312,8 @@ def _faction_keywords(page: PageParse, lines: list[Line], i: int, wtype: str, re
     return 1
 
 
-def _keywords(page: PageParse, lines: list[Line], i: int, wtype: str, report: Report) -> int:
+def _end_of_datasheet(page: PageParse, lines: list[Line], i: int, wtype: str, report: Report) -> int:
+    """KEYWORDS, LEADER and LED BY are one line or list each; what follows them is not theirs."""
     return 0
 
 
@@ -371,9 +362,9 @@ _HANDLERS = {
     "abilities": _abilities,
     "wargear-abilities": _abilities,
     "composition": _composition,
-    "keywords": _keywords,
-    "leader": _keywords,
-    "led-by": _keywords,
+    "keywords": _end_of_datasheet,
+    "leader": _end_of_datasheet,
+    "led-by": _end_of_datasheet,
     "faction-keywords": _faction_keywords,
     "stratagems": _stratagems,
     "detachment-rules": _detachment_rules,

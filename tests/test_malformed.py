@@ -127,3 +127,26 @@ def test_unreadable_sources_never_raise(tmp_path, junk):
     result = _build(tmp_path, {"bad.txt": junk})
     assert result.report.errors
     assert any(r["id"] == "grey-knights/paladin-squad" for r in result.records)
+
+
+def test_a_record_failing_its_schema_is_reported_and_not_written(tmp_path, monkeypatch, capsys):
+    """Corrupt one record after linking: the build names it, its path and value, and skips it."""
+    from extract import store as store_module
+    from warscribe.build import run_build
+
+    original = store_module.Store.finish
+
+    def corrupting_finish(self):
+        records = original(self)
+        for r in records:
+            if r["id"] == "grey-knights/paladin-squad/psilencer":
+                r["ap"] = 2
+        return records
+
+    monkeypatch.setattr(store_module.Store, "finish", corrupting_finish)
+    status = run_build(ROOT / "sources" / "manifest.yaml", tmp_path / "out", quiet=False)
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "grey-knights/paladin-squad/psilencer: ap: 2 is greater than the maximum of 0; record not written" in out
+    assert not (tmp_path / "out" / "records" / "weapon" / "grey-knights" / "paladin-squad" / "psilencer.yaml").exists()
+    assert (tmp_path / "out" / "records" / "weapon" / "grey-knights" / "paladin-squad" / "psycannon.yaml").exists()
