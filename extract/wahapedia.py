@@ -407,7 +407,8 @@ class _Builder:
                 "weapons": [w.record["id"] for w in weapons],
                 "wargear_options": self.options(options.get(r["id"], [])),
             }
-            rows = [r] + [x for name_ in ("Datasheets_keywords.csv",) for x in keywords.get(r["id"], [])]
+            rows = [r] + keywords.get(r["id"], []) + composition.get(r["id"], []) + costs.get(r["id"], []) \
+                + abilities.get(r["id"], []) + options.get(r["id"], [])
             if r["leader_head"] or leads.get(r["id"]):
                 record["leader"] = {"text": fragment_text(r["leader_head"]),
                                     "units": [self.names.get(x["attached_id"], x["attached_id"]) for x in leads.get(r["id"], [])]}
@@ -702,8 +703,6 @@ class _Builder:
         return out
 
     def detachment_records(self, stratagems: list[Sighting], enhancements: list[Sighting]) -> list[Sighting]:
-        for r in self.rows("Detachments.csv"):
-            self.detachments[r["id"]] = {"name": fragment_text(r["name"]), "faction_id": r["faction_id"], "rows": [r]}
         rules: dict[str, list[Row]] = {}
         for r in self.rows("Detachment_abilities.csv"):
             key, _det = self.detachment_of(r)
@@ -726,7 +725,12 @@ class _Builder:
                 rule = {"name": fragment_text(r["name"])}
                 if r["legend"]:
                     rule["flavour"] = fragment_text(r["legend"])
-                rule["text"] = fragment_text(r["description"])
+                paragraphs = fragment_text(r["description"]).split("\n\n")
+                notes = [p for p in paragraphs if _DESIGNER.match(p)]
+                rule["text"] = "\n\n".join(p for p in paragraphs if p not in notes)
+                if notes:
+                    rule["designer_note"] = _DESIGNER.match(notes[0]).group("text").strip()
+                self._mentions(r, "description", rule, rule["text"])
                 rows.append(r)
             record = {"id": det_id, "kind": "detachment", "name": entry["name"], "ruleset": self.ruleset,
                       "faction": faction, "rule": rule,
@@ -791,7 +795,8 @@ def add_export(store, export: Export, report: Report) -> None:
         existing = store.get(rid)
         if existing is None:
             rec = dict(s.record)
-            rec["source"] = export.records()[export.sightings.index(s)]["source"]
+            rec["source"] = _prov(s.rows, export.ruleset) + [p for fields, rows in s.parts
+                                                              for p in _prov(rows, export.ruleset, fields)]
             store.records[rid] = rec
             continue
         added = [k for k in s.record if k not in existing]
@@ -869,8 +874,6 @@ def write_export(records: list[dict], out: Path) -> None:
     ds_ids = {d["id"]: f"{i:09d}" for i, d in enumerate(by_kind.get("datasheet", []), start=1)}
     ds_by_name = {d["name"]: ds_ids[d["id"]] for d in by_kind.get("datasheet", [])}
     t: dict[str, list[dict]] = {name: [] for name in LAYOUT}
-    t["Factions.csv"] = [{"id": fid, "name": _cell(name)} for fid, name in sorted(factions.items())]
-    t["Last_update.csv"] = []
     abilities_seen: dict[tuple[str, str], str] = {}
     for ds in by_kind.get("datasheet", []):
         did = ds_ids[ds["id"]]
@@ -944,7 +947,9 @@ def write_export(records: list[dict], out: Path) -> None:
         if d.get("rule"):
             t["Detachment_abilities.csv"].append({
                 "id": det_ids[d["id"]], "faction_id": slugify(d["faction"]), "name": _cell(d["rule"]["name"]),
-                "legend": _cell(d["rule"].get("flavour")), "description": _cell(d["rule"]["text"]),
+                "legend": _cell(d["rule"].get("flavour")),
+                "description": _cell(d["rule"]["text"] + (f"\n\nDesigner’s Note: {d['rule']['designer_note']}"
+                                                          if d["rule"].get("designer_note") else "")),
                 "detachment": _cell(d["name"]), "detachment_id": det_ids[d["id"]]})
     for n, s in enumerate(by_kind.get("stratagem", []), start=1):
         det = s.get("detachment")
@@ -960,11 +965,11 @@ def write_export(records: list[dict], out: Path) -> None:
     for n, e in enumerate(by_kind.get("enhancement", []), start=1):
         det = e.get("detachment")
         faction = det_faction.get(det) or slugify(e["id"].split("/")[0])
-        factions.setdefault(faction, faction)
         text = " ".join(x for x in (e.get("restriction"), e.get("text")) if x)
         t["Enhancements.csv"].append({
             "faction_id": faction, "name": _cell(e["name"]), "id": f"{n:06d}", "cost": e["points"],
             "detachment": _cell(det_name.get(det, "")), "detachment_id": det_ids.get(det, ""),
             "legend": _cell(e.get("flavour")), "description": _cell(text)})
+    t["Factions.csv"] = [{"id": fid, "name": _cell(name)} for fid, name in sorted(factions.items())]
     for name, rows in t.items():
         _write(out, name, rows)
