@@ -20,8 +20,9 @@ from extract.link import Linker
 from extract.page import parse_page
 from extract.schemas import record_errors
 from extract.store import Store
+from extract.wahapedia import add_export, folder_sha256, load_export
 
-KINDS_OF_SOURCE = ("datasheet-page", "rules-extract")
+KINDS_OF_SOURCE = ("datasheet-page", "rules-extract", "wahapedia-csv")
 RULESETS = ("10e", "11e")
 READERS = {".txt": read_text, ".html": read_html}
 
@@ -79,6 +80,19 @@ def load_manifest(manifest: Path, report: Report) -> list[Source]:
             continue
         path = manifest.parent / entry["file"]
         src = Source(path, _display(path), entry)
+        if entry["kind"] == "wahapedia-csv":
+            # An export is a folder; its checksum covers every file in it (see folder_sha256).
+            if not path.is_dir():
+                report.error(mname, line, "missing-source", f"export folder {entry['file']} does not exist",
+                             expected="a folder of .csv files", found="nothing" if not path.exists() else "a file")
+                continue
+            src.sha256 = folder_sha256(path)
+            if src.sha256 != entry["sha256"]:
+                report.error(src.name, 1, "checksum", "export folder differs from the manifest's checksum; skipped",
+                             expected=entry["sha256"], found=src.sha256)
+                continue
+            sources.append(src)
+            continue
         if not path.is_file():
             report.error(mname, line, "missing-source", f"source file {entry['file']} does not exist", expected="a file", found="nothing")
             continue
@@ -116,9 +130,13 @@ def extract(manifest: Path) -> Result:
 
     # Stage 2: read.
     documents: list[Document] = []
+    exports = []
     for src in sources:
-        reader = READERS[src.path.suffix]
         prov_name = "sources/" + src.entry["file"]
+        if src.entry["kind"] == "wahapedia-csv":
+            exports.append(load_export(src.path, prov_name, src.entry["ruleset"], report))
+            continue
+        reader = READERS[src.path.suffix]
         doc = reader(prov_name, src.path.read_bytes(), src.entry["ruleset"], src.entry["kind"], src.entry, report)
         if doc is not None:
             documents.append(doc)
@@ -137,6 +155,8 @@ def extract(manifest: Path) -> Result:
             title, passages = parse_extract(doc, report)
             linker.link_passages(doc, doc.meta.get("title") or title, passages)
     linker.link_keywords()
+    for export in exports:
+        add_export(store, export, report)
     records = store.finish()
     _resolve_references(records, report)
 
