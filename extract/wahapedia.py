@@ -801,7 +801,7 @@ def add_export(store, export: Export, report: Report) -> None:
             continue
         added = [k for k in s.record if k not in existing]
         differing = sorted(k for k in s.record if k in existing and k not in ("source", "ruleset")
-                           and _comparable(existing[k]) != _comparable(s.record[k]))
+                           and not _agrees(existing[k], s.record[k]))
         if differing:
             first = existing["source"][0]
             row = s.rows[0]
@@ -811,27 +811,27 @@ def add_export(store, export: Export, report: Report) -> None:
                            found=", ".join(differing))
         for k in added:
             existing[k] = s.record[k]
+        existing["source"] = existing.pop("source")  # provenance stays the last field
         covered = {f for fields, _rows in s.parts for f in fields}
-        for entry in _prov(s.rows, export.ruleset):
-            store.add_provenance(existing, entry)
+        entries = _prov(s.rows, export.ruleset)
         uncovered = [k for k in added if k not in covered]
         if uncovered:
-            for entry in _prov(s.rows, export.ruleset, uncovered):
-                store.add_provenance(existing, entry)
+            entries += _prov(s.rows, export.ruleset, uncovered)
         for fields, rows in s.parts:
             if set(fields) <= set(added):
-                for entry in _prov(rows, export.ruleset, fields):
-                    store.add_provenance(existing, entry)
+                entries += _prov(rows, export.ruleset, fields)
+        store.add_provenance(existing, entries)
 
 
-def _comparable(value):
-    if isinstance(value, str):
-        return norm(value)
-    if isinstance(value, list):
-        return [_comparable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _comparable(v) for k, v in value.items() if k not in ("source", "ruleset")}
-    return value
+def _agrees(old, new) -> bool:
+    """`new` says nothing against `old`: a mapping may lack keys the export has no column for."""
+    if isinstance(old, str) and isinstance(new, str):
+        return norm(old) == norm(new)
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_agrees(o, n) for o, n in zip(old, new))
+    if isinstance(old, dict) and isinstance(new, dict):
+        return all(k in old and _agrees(old[k], v) for k, v in new.items() if k not in ("source", "ruleset"))
+    return old == new
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -852,13 +852,30 @@ def _write(out: Path, name: str, rows: list[dict]) -> None:
     (out / name).write_bytes((BOM + "\r\n".join(lines) + "\r\n").encode("utf-8"))
 
 
+EDITIONS = {"10e": "10th", "11e": "11th"}
+
+
 def write_export(records: list[dict], out: Path) -> None:
     """Write records as a Wahapedia-style export (the 11th-edition layout) into `out`.
 
-    Ids are made from our record ids, so the same records give byte-identical files.
-    Only what the format carries is written: datasheets with their weapons, models,
-    abilities, options, composition and costs; stratagems, enhancements, detachments.
+    An export holds one edition, as the site's do: records of one ruleset are written
+    into `out` itself; records of several into `out/10e/`, `out/11e/` ... Ids are made
+    from our record ids, so the same records give byte-identical files. Only what the
+    format carries is written: datasheets with their weapons, models, abilities,
+    options, composition and costs; stratagems, enhancements, detachments.
     """
+    rulesets = sorted({r["ruleset"] for r in records})
+    out.mkdir(parents=True, exist_ok=True)
+    if len(rulesets) <= 1:
+        _write_edition(records, out, rulesets[0] if rulesets else "")
+        return
+    for old in out.glob("*.csv"):
+        old.unlink()
+    for ruleset in rulesets:
+        _write_edition([r for r in records if r["ruleset"] == ruleset], out / ruleset, ruleset)
+
+
+def _write_edition(records: list[dict], out: Path, ruleset: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.csv"):
         old.unlink()
@@ -874,11 +891,14 @@ def write_export(records: list[dict], out: Path) -> None:
     ds_ids = {d["id"]: f"{i:09d}" for i, d in enumerate(by_kind.get("datasheet", []), start=1)}
     ds_by_name = {d["name"]: ds_ids[d["id"]] for d in by_kind.get("datasheet", [])}
     t: dict[str, list[dict]] = {name: [] for name in LAYOUT}
+    # No date in Last_update.csv: the same records must give the same bytes.
+    t["Source.csv"] = [{"id": "1", "name": "Warscribe knowledge base", "type": "Export",
+                        "edition": EDITIONS.get(ruleset, ruleset)}]
     abilities_seen: dict[tuple[str, str], str] = {}
     for ds in by_kind.get("datasheet", []):
         did = ds_ids[ds["id"]]
         t["Datasheets.csv"].append({"id": did, "name": _cell(ds["name"]), "faction_id": slugify(ds["faction"]),
-                                    "virtual": "false", "is_support": "false",
+                                    "source_id": "1", "virtual": "false", "is_support": "false",
                                     "leader_head": _cell((ds.get("leader") or {}).get("text"))})
         for n, m in enumerate(ds.get("models", []), start=1):
             t["Datasheets_models.csv"].append({

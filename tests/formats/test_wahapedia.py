@@ -1,0 +1,273 @@
+"""The Wahapedia CSV export: fixture -> the text records, round trip, malformed exports, build merge."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from pathlib import Path
+
+import pytest
+
+from extract.diagnostics import Report
+from extract.pipeline import extract
+from extract.wahapedia import folder_sha256, load_export, write_export
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "fixtures" / "wahapedia"
+CARRIED = ("datasheet", "weapon", "stratagem", "detachment", "enhancement")
+
+# What the text pages give and the export has no column for (docs/formats.md).
+EXPECTED_10E = {
+    "grey-knights/paladin-squad", "grey-knights/paladin-squad/incinerator", "grey-knights/paladin-squad/psilencer",
+    "grey-knights/paladin-squad/psycannon", "grey-knights/paladin-squad/storm-bolter",
+    "grey-knights/paladin-squad/nemesis-force-weapon", "grey-knights/sanctic-spearhead", "grey-knights/baneslayer-strike",
+    "grey-knights/sanctic-spearhead/abominus-class-targets", "grey-knights/sanctic-spearhead/truesilver-will",
+    "grey-knights/baneslayer-strike/psybolt-ammunition", "grey-knights/baneslayer-strike/relentless-boarders",
+    "grey-knights/baneslayer-strike/sanctic-circle", "core-10e/command-re-roll",
+}
+EXPECTED_11E = {
+    "imperial-agents/inquisitor", "imperial-agents/inquisitor/bolt-pistol", "imperial-agents/inquisitor/combi-weapon",
+    "imperial-agents/inquisitor/psychic-shock-wave", "imperial-agents/inquisitor/inquisitorial-melee-weapon",
+    "imperial-agents/inquisitor/force-weapon", "imperial-agents/ordo-malleus-daemon-hunters",
+    "imperial-agents/ordo-malleus-daemon-hunters/rites-of-exorcism",
+    "imperial-agents/ordo-malleus-daemon-hunters/ritual-of-warding",
+    "imperial-agents/ordo-malleus-daemon-hunters/enhancements/formidable-resolve",
+    "imperial-agents/ordo-malleus-daemon-hunters/enhancements/gift-of-the-prescient",
+    "imperial-agents/ordo-malleus-daemon-hunters/enhancements/grimoire-of-true-names-aura",
+    "imperial-agents/ordo-xenos-alien-hunters", "imperial-agents/ordo-xenos-alien-hunters/rapid-tactical-relocation",
+    "imperial-agents/ordo-xenos-alien-hunters/enhancements/universal-anathema", "boarding-actions/battlefield-command",
+}
+
+
+def comparable(record: dict, drop_models: bool = True) -> dict:
+    """A record without provenance and without what the export does not carry."""
+    rec = copy.deepcopy({k: v for k, v in record.items() if k != "source"})
+    if drop_models:
+        rec.pop("models", None)
+    rec.pop("number", None)  # 11th-edition core stratagem numbers: no column
+    for p in rec.get("points", []) if rec["kind"] == "datasheet" else []:
+        p.pop("condition_text", None)  # the page's tooltip on a cost condition: no column
+    if rec.get("led_by", {}).get("units") == []:
+        rec.pop("led_by")  # a 'LED BY' heading with its list lost: the export has only leader rows
+    return rec
+
+
+@pytest.fixture(scope="module")
+def text_records() -> dict[str, dict]:
+    return {r["id"]: r for r in extract(ROOT / "sources" / "manifest.yaml").records}
+
+
+def load(folder: Path, ruleset: str, report: Report | None = None):
+    report = report if report is not None else Report()
+    return {r["id"]: r for r in load_export(folder, "x", ruleset, report).records()}, report
+
+
+# -- the fixture gives the text records ------------------------------------------------------
+
+@pytest.mark.parametrize("edition", ["10e", "11e"])
+def test_fixture_export_gives_the_text_records(edition, text_records):
+    records, report = load(FIXTURE / edition, edition)
+    assert report.errors == []
+    assert set(records) == (EXPECTED_10E if edition == "10e" else EXPECTED_11E)
+    for rid, rec in records.items():
+        assert comparable(rec) == comparable(text_records[rid]), rid
+
+
+def test_fixture_adds_model_characteristics():
+    records, _ = load(FIXTURE / "10e", "10e")
+    models = records["grey-knights/paladin-squad"]["models"]
+    assert models[0] == {"name": "Paragon", "M": 5, "T": 5, "Sv": 2, "invulnerable": 4, "W": 3, "Ld": 6, "OC": 1,
+                         "base_size": "40mm"}
+    records, _ = load(FIXTURE / "11e", "11e")
+    [inq] = records["imperial-agents/inquisitor"]["models"]
+    assert (inq["M"], inq["T"], inq["Sv"], inq["invulnerable"]) == (6, 3, 4, None)
+    source = records["imperial-agents/inquisitor"]["source"]
+    assert source[-1]["fields"] == ["models"] and source[-1]["file"] == "x/Datasheets_models.csv"
+
+
+# -- round trip ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ruleset", ["10e", "11e"])
+def test_round_trip_gives_the_same_records(ruleset, text_records, tmp_path):
+    originals = [r for r in text_records.values() if r["ruleset"] == ruleset]
+    write_export(originals, tmp_path)
+    back, report = load(tmp_path, ruleset)
+    assert report.errors == []
+    carried = {r["id"]: r for r in originals if r["kind"] in CARRIED}
+    assert set(back) == set(carried)
+    for rid in carried:
+        assert comparable(back[rid], False) == comparable(carried[rid], False), rid
+
+
+def test_round_trip_keeps_models_and_writes_identical_bytes(tmp_path):
+    fixture, _ = load(FIXTURE / "11e", "11e")
+    write_export(list(fixture.values()), tmp_path / "a")
+    write_export(list(fixture.values()), tmp_path / "b")
+    assert folder_sha256(tmp_path / "a") == folder_sha256(tmp_path / "b")
+    back, _ = load(tmp_path / "a", "11e")
+    assert {k: comparable(v, False) for k, v in back.items()} == {k: comparable(v, False) for k, v in fixture.items()}
+    assert (tmp_path / "a" / "Datasheets.csv").read_bytes().startswith("\ufeffid|name|faction_id|".encode())
+
+
+# -- quirks ----------------------------------------------------------------------------------------
+
+def _export(tmp_path: Path, files: dict[str, str]) -> Path:
+    base = {
+        "Factions.csv": "id|name|link|\nGK|Grey Knights||\n",
+        "Datasheets.csv": "id|name|faction_id|\n1|Test Squad|GK|\n",
+    }
+    base.update(files)
+    for name, text in base.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_multi_profile_weapons_and_bs_ws_spellings(tmp_path):
+    folder = _export(tmp_path, {"Datasheets_wargear.csv": (
+        "datasheet_id|line|line_in_wargear|name|description|range|type|A|BS_WS|S|AP|D|\n"
+        "1|1|2|➤ Plasma gun – supercharge|Hazardous, Rapid Fire 1|24\"|Ranged|1|3|8|-3|2|\n"
+        "1|1|1|➤ Plasma gun – standard|Rapid Fire 1|24\"|Ranged|1|3+|7|-2|1|\n"
+        "1|2|1|Flamer|Ignores Cover, Torrent|12\"|Ranged|D6|N/A|4|0|1|\n"
+        "1|3|1|Combat blade|DEVASTATING WOUNDS: INFANTRY, Anti-INFANTRY 4+|Melee|Melee|3|-|4|0|1|\n")})
+    records, report = load(folder, "10e")
+    ds = records["grey-knights/test-squad"]
+    assert ds["weapons"] == ["grey-knights/test-squad/plasma-gun-standard", "grey-knights/test-squad/plasma-gun-supercharge",
+                             "grey-knights/test-squad/flamer", "grey-knights/test-squad/combat-blade"]
+    standard, supercharge = records[ds["weapons"][0]], records[ds["weapons"][1]]
+    assert (standard["strength"], standard["skill"], supercharge["strength"], supercharge["skill"]) == (7, 3, 8, 3)
+    assert [a["id"] for a in supercharge["abilities"]] == ["hazardous", "rapid-fire"]
+    assert records[ds["weapons"][2]]["skill"] is None
+    blade = records[ds["weapons"][3]]
+    assert blade["skill"] is None
+    assert blade["abilities"][0] == {"id": "devastating-wounds", "text": "DEVASTATING WOUNDS: INFANTRY", "condition": "INFANTRY"}
+    assert blade["abilities"][1] == {"id": "anti", "text": "Anti-INFANTRY 4+", "keyword": "INFANTRY", "threshold": 4}
+    assert report.errors == []
+
+
+def test_costs_with_spaces_and_header_rows(tmp_path):
+    folder = _export(tmp_path, {"Datasheets_models_cost.csv": (
+        "datasheet_id|line|description|cost|\n"
+        "1|1|Some Detachment||\n1|2|YOUR UNIT COSTS||\n1|3|5 models|  90|\n1|4|10 models| 180 |\n"
+        "1|5|Other||\n1|6|1 model|15|\n")})
+    records, _ = load(folder, "10e")
+    assert records["grey-knights/test-squad"]["points"] == [
+        {"models": 5, "points": 90, "condition": "Some Detachment"},
+        {"models": 10, "points": 180, "condition": "Some Detachment"},
+        {"models": 1, "points": 15, "condition": "Other"}]
+
+
+def test_bom_crlf_newlines_in_fields_and_html(tmp_path):
+    folder = _export(tmp_path, {"Datasheets_abilities.csv": (
+        "\ufeffdatasheet_id|line|ability_id|name|description|type|\r\n"
+        "1|1||Purge &amp; Cleanse (Psychic)|Each time this unit shoots,\r\n<br><br>add 1 to <span class=\"kwb\">hit</span> &lt;rolls&gt;.|"
+        "Datasheet|\r\n")})
+    records, report = load(folder, "10e")
+    [ability] = records["grey-knights/test-squad"]["abilities"]
+    assert ability == {"name": "Purge & Cleanse", "type": "datasheet", "psychic": True,
+                       "text": "Each time this unit shoots,\n\nadd 1 to hit <rolls>."}
+    assert report.diagnostics == []
+
+
+# -- malformed exports ---------------------------------------------------------------------------
+
+def _copy_fixture(tmp_path: Path) -> Path:
+    folder = tmp_path / "export"
+    shutil.copytree(FIXTURE / "10e", folder)
+    return folder
+
+
+def test_missing_column_names_file_and_column_and_the_rest_loads(tmp_path):
+    folder = _copy_fixture(tmp_path)
+    path = folder / "Datasheets_wargear.csv"
+    path.write_text(path.read_text(encoding="utf-8").replace("|BS_WS|", "|BS|", 1), encoding="utf-8")
+    records, report = load(folder, "10e")
+    [err] = report.errors
+    assert (err.file, err.line, err.code) == ("x/Datasheets_wargear.csv", 1, "missing-column")
+    assert "'BS_WS'" in err.message and "row 0" in err.message
+    assert records["grey-knights/paladin-squad"]["weapons"] == []
+    assert "grey-knights/sanctic-spearhead/truesilver-will" in records
+
+
+def test_wrong_separator_is_reported(tmp_path):
+    folder = _copy_fixture(tmp_path)
+    (folder / "Datasheets_keywords.csv").write_text("datasheet_id,keyword,model,is_faction_keyword\n000000891,Infantry,,false\n",
+                                                     encoding="utf-8")
+    records, report = load(folder, "10e")
+    [err] = report.errors
+    assert (err.file, err.line, err.column, err.code) == ("x/Datasheets_keywords.csv", 1, 1, "wrong-separator")
+    assert "','" in err.found
+    assert records["grey-knights/paladin-squad"]["keywords"] == []
+    assert len(records["grey-knights/paladin-squad"]["models"]) == 2
+
+
+def test_bad_encoding_names_row_and_column(tmp_path):
+    folder = _copy_fixture(tmp_path)
+    path = folder / "Datasheets_unit_composition.csv"
+    path.write_bytes(path.read_bytes().replace(b"Paladins", b"Palad\xe9ns"))
+    records, report = load(folder, "10e")
+    codes = [(e.file, e.code) for e in report.errors]
+    assert codes == [("x/Datasheets_unit_composition.csv", "bad-encoding")] * 2
+    row_error = report.errors[1]
+    assert (row_error.line, row_error.column) == (3, 3)
+    assert "row 2, column 'description'" in row_error.message
+    assert records["grey-knights/paladin-squad"]["composition"][1]["name"] == "Palad\ufffdns"
+
+
+def test_row_with_too_many_fields_is_reported_and_skipped(tmp_path):
+    folder = _copy_fixture(tmp_path)
+    path = folder / "Datasheets_wargear.csv"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[2] = lines[2] + "surplus|"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    records, report = load(folder, "10e")
+    [err] = report.errors
+    assert (err.file, err.line, err.column, err.code) == ("x/Datasheets_wargear.csv", 3, 14, "too-many-fields")
+    assert "row 2" in err.message and "surplus" in err.found
+    assert "grey-knights/paladin-squad/psilencer" not in records
+    assert "grey-knights/paladin-squad/psycannon" in records
+
+
+def test_row_with_too_few_fields_and_a_bad_value(tmp_path):
+    folder = _copy_fixture(tmp_path)
+    path = folder / "Datasheets_models.csv"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[1] = "000000891|1|Paragon|5\"|5|"
+    lines[2] = lines[2].replace("|3|6+|", "|three|6+|")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    records, report = load(folder, "10e")
+    assert [(e.code, e.line, e.column) for e in report.errors] == [("too-few-fields", 2, 6), ("bad-characteristic", 3, 9)]
+    assert "column 'W'" in report.errors[1].message
+    assert "models" not in records["grey-knights/paladin-squad"]
+
+
+# -- the build merges the export into the text records ------------------------------------------
+
+def test_build_with_text_and_export_gains_models_with_field_provenance(text_records):
+    result = extract(FIXTURE / "manifest.yaml")
+    assert result.report.errors == []
+    built = {r["id"]: r for r in result.records}
+    for ds_id in ("grey-knights/paladin-squad", "imperial-agents/inquisitor"):
+        ds = built[ds_id]
+        assert ds["models"] and "models" not in text_records[ds_id]
+        assert comparable(ds) == comparable(text_records[ds_id])
+        fields = [s for s in ds["source"] if "fields" in s]
+        assert [s["fields"] for s in fields] == [["models"]]
+        assert fields[0]["file"].endswith("/Datasheets_models.csv")
+        assert ds["source"][0]["file"].endswith(".txt")
+    assert not [d for d in result.report.warnings if d.code == "conflicting-duplicate"]
+    assert set(built) == set(text_records)
+
+
+def test_changed_export_fails_its_checksum(tmp_path):
+    folder = _copy_fixture(tmp_path)
+    before = folder_sha256(folder)
+    (folder / "Last_update.csv").write_text("last_update|\n2030-01-01|\n", encoding="utf-8")
+    assert folder_sha256(folder) != before
+
+
+def test_export_of_several_editions_writes_one_folder_each(text_records, tmp_path):
+    write_export(list(text_records.values()), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["10e", "11e"]
+    back, report = load(tmp_path / "11e", "11e")
+    assert "imperial-agents/inquisitor" in back and "grey-knights/paladin-squad" not in back
+    assert "11th" in (tmp_path / "11e" / "Source.csv").read_text(encoding="utf-8-sig")
