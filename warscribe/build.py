@@ -104,7 +104,8 @@ def build_report(result: Result) -> dict:
     }
 
 
-def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=sys.stdout) -> None:
+def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=None) -> None:
+    stream = stream or sys.stdout  # looked up per call, so redirection works
     if not quiet:
         for d in result.report.sorted():
             print(d.render(), file=stream)
