@@ -438,7 +438,9 @@ class Linker:
                 others = [k for k in kws if k != kw]
                 if others:
                     entry["together_with"] = others
-                usage.setdefault((doc.ruleset, kw), []).append(entry)
+                entries = usage.setdefault((doc.ruleset, kw), [])
+                if entry not in entries:  # identical lists on several pages say it once
+                    entries.append(entry)
                 usage_lines.setdefault((doc.ruleset, kw), []).append((doc, block))
         carried: dict[tuple[str, str], tuple[set[str], bool]] = {}
         sightings: dict[tuple[str, str], list[tuple[Document, list[Line]]]] = {}

@@ -47,6 +47,7 @@ def _comparable(value):
 class Store:
     def __init__(self, report: Report, source_order: dict[str, int]):
         self.records: dict[str, dict] = {}
+        self._seen: dict[str, set[tuple]] = {}
         self.report = report
         self.order = source_order
 
@@ -85,10 +86,12 @@ class Store:
         return existing
 
     def add_provenance(self, record: dict, provs: list[dict]) -> None:
+        # Exact repeats are common (one passage matched by several lines); overlaps are
+        # folded later by _merge_spans, so a set of exact keys is enough here.
+        seen = self._seen.setdefault(record["id"], {_key(e) for e in record["source"]})
         for prov in provs:
-            if not any(e["file"] == prov["file"] and e.get("fields") == prov.get("fields")
-                       and e["first_line"] <= prov["first_line"] and prov["last_line"] <= e["last_line"]
-                       for e in record["source"]):
+            if _key(prov) not in seen:
+                seen.add(_key(prov))
                 record["source"].append(prov)
 
     def finish(self) -> list[dict]:
@@ -102,6 +105,10 @@ class Store:
         return out
 
 
+def _key(entry: dict) -> tuple:
+    return (entry["file"], entry["first_line"], entry["last_line"], tuple(entry.get("fields") or ()))
+
+
 def _merge_spans(entries: list[dict]) -> list[dict]:
     """Join sightings in one file that are separated by blank lines only (3 lines or fewer)."""
     merged: list[dict] = []
@@ -110,6 +117,7 @@ def _merge_spans(entries: list[dict]) -> list[dict]:
             last = merged[-1]
             if (last["file"] == e["file"] and last.get("fields") == e.get("fields")
                     and e["first_line"] - last["last_line"] <= _GAP):
+                # Also folds a span inside another (one passage seen through two records).
                 last["last_line"] = max(last["last_line"], e["last_line"])
                 continue
         merged.append(dict(e))
