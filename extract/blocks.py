@@ -232,12 +232,20 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         _prose_body(doc, block, _dedupe(doc, block, block.lines[1:]), report)
 
 
-def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+def stratagem_fields(texts: list[str]) -> tuple[dict[str, str], str | None, list[str]]:
+    """WHEN / TARGET / EFFECT / RESTRICTIONS (and a designer's note) from a stratagem's lines.
+
+    Returns (fields, flavour, stray): the flavour is a first line before any field;
+    bullets and stray cells after a field belong to the field that announced a list
+    (its text ends with ':'), else to the last field; `stray` lists anything else.
+    """
     fields: dict[str, str] = {}
     order: list[str] = []
     flavour = None
-    for ln in body:
-        text = ln.text.strip()
+    stray: list[str] = []
+    for text in (t.strip() for t in texts):
+        if not text:
+            continue
         fm = _FIELD.match(text)
         dm = _DESIGNER.match(text)
         if fm:
@@ -249,12 +257,19 @@ def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Repor
         elif not order and flavour is None:
             flavour = text
         elif order:
-            # Bullets and stray cells belong to the field that announced a list.
             target = next((k for k in reversed(order) if fields[k].rstrip().endswith(":")), order[-1])
             fields[target] = fields[target] + "\n" + text
         else:
-            report.warning(doc.path, ln.no, "stratagem-text", "stratagem text line before WHEN:",
-                           expected="WHEN: / TARGET: / EFFECT:", found=text)
+            stray.append(text)
+    return fields, flavour, stray
+
+
+def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    fields, flavour, stray = stratagem_fields([ln.text for ln in body])
+    for text in stray:
+        line = next(ln for ln in body if ln.text.strip() == text)
+        report.warning(doc.path, line.no, "stratagem-text", "stratagem text line before WHEN:",
+                       expected="WHEN: / TARGET: / EFFECT:", found=text)
     block.data.update(fields)
     block.data["flavour"] = flavour
     for key in ("when", "target", "effect"):

@@ -18,6 +18,7 @@ from extract.extracts import Passage
 from extract.lines import Document, Line
 from extract.page import PageParse, Weapon
 from extract.store import Store, provenance
+from extract.values import parse_ap, parse_dice, parse_range, parse_skill
 from extract.text import check_text, clean_name, join_paragraphs, norm, number_slug, slugify
 
 # Core abilities by name, in both editions (datasheets list them as 'CORE: ...').
@@ -199,8 +200,8 @@ class Linker:
             record = {
                 "id": f"{ds_id}/{slugify(w.name)}", "kind": "weapon", "name": w.name, "ruleset": doc.ruleset,
                 "datasheet": ds_id, "type": w.type,
-                "range": _range(rng), "attacks": _dice(a, "A"), "skill": _skill(skill),
-                "strength": _dice(s, "S"), "ap": _ap(ap), "damage": _dice(d, "D"),
+                "range": parse_range(rng), "attacks": parse_dice(a, "A"), "skill": parse_skill(skill),
+                "strength": parse_dice(s, "S"), "ap": parse_ap(ap), "damage": parse_dice(d, "D"),
                 "abilities": w.abilities,
             }
         except ValueError as exc:
@@ -504,43 +505,6 @@ def _defining_mention(text: str) -> str | None:
     if not m:
         return None
     return _ABILITY_BY_NAME.get(norm(m.group("name").replace("-", " ")))
-
-
-def _range(cell: str) -> float | int | None:
-    cell = cell.strip()
-    if cell.lower() == "melee":
-        return None
-    m = re.match(r'^(\d+(?:\.\d+)?)\s*["”″]?$', cell)
-    if not m:
-        raise ValueError(f"range {cell!r} is not inches or 'Melee'")
-    value = float(m.group(1))
-    return int(value) if value.is_integer() else value
-
-
-def _dice(cell: str, what: str) -> int | str:
-    cell = cell.strip().upper()
-    if re.match(r"^\d+$", cell):
-        return int(cell)
-    if re.match(r"^[1-9]?D(3|6)(\+[1-9][0-9]?)?$", cell):
-        return cell
-    raise ValueError(f"{what} {cell!r} is not a number or dice expression")
-
-
-def _skill(cell: str) -> int | None:
-    cell = cell.strip()
-    if cell.upper() in ("N/A", "-", "—"):
-        return None
-    m = re.match(r"^([2-6])\+$", cell)
-    if not m:
-        raise ValueError(f"BS/WS {cell!r} is not 2+ to 6+ or N/A")
-    return int(m.group(1))
-
-
-def _ap(cell: str) -> int:
-    cell = cell.strip().replace("–", "-")
-    if not re.match(r"^(0|-[1-9])$", cell):
-        raise ValueError(f"AP {cell!r} is not 0, -1, -2 ...")
-    return int(cell)
 
 
 def _merge_prose(report: Report, doc: Document, block: Block | None):

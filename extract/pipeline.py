@@ -20,6 +20,7 @@ from extract.link import Linker
 from extract.page import parse_page
 from extract.schemas import record_errors
 from extract.store import Store
+from warscribe import ROOT
 from extract.wahapedia import add_export, folder_sha256, load_export
 
 KINDS_OF_SOURCE = ("datasheet-page", "rules-extract", "wahapedia-csv")
@@ -79,7 +80,7 @@ def load_manifest(manifest: Path, report: Report) -> list[Source]:
                          expected=f"ruleset in {RULESETS}, kind in {KINDS_OF_SOURCE}", found=f"{entry['ruleset']}, {entry['kind']}")
             continue
         path = manifest.parent / entry["file"]
-        src = Source(path, _display(path), entry)
+        src = Source(path, _provenance_name(path, entry["file"]), entry)
         if entry["kind"] == "wahapedia-csv":
             # An export is a folder; its checksum covers every file in it (see folder_sha256).
             if not path.is_dir():
@@ -109,6 +110,14 @@ def load_manifest(manifest: Path, report: Report) -> list[Source]:
     return sources
 
 
+def _provenance_name(path: Path, as_listed: str) -> str:
+    """How records cite a source: its path in the repository, or as the manifest lists it."""
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return as_listed
+
+
 def _display(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -132,7 +141,7 @@ def extract(manifest: Path) -> Result:
     documents: list[Document] = []
     exports = []
     for src in sources:
-        prov_name = "sources/" + src.entry["file"]
+        prov_name = src.name
         if src.entry["kind"] == "wahapedia-csv":
             exports.append(load_export(src.path, prov_name, src.entry["ruleset"], report))
             continue

@@ -25,8 +25,10 @@ from pathlib import Path
 
 from extract.abilities import find_mentions, parse_ability_list
 from extract.diagnostics import Report
+from extract.blocks import stratagem_fields
 from extract.html import fragment_text
 from extract.text import norm, slugify
+from extract.values import parse_ap, parse_dice, parse_inches, parse_int, parse_plus, parse_range, parse_skill
 
 SEPARATOR = "|"
 BOM = "\ufeff"
@@ -84,7 +86,6 @@ LAYOUT = {
 }
 
 _CATEGORY = re.compile(r"\b(Battle Tactic|Strategic Ploy|Epic Deed|Wargear)\b")
-_FIELD = re.compile(r"^(?P<label>WHEN|TARGET|EFFECT|RESTRICTIONS):\s*(?P<text>.*)$", re.S)
 _DESIGNER = re.compile(r"^Designer[’']s Note:\s*(?P<text>.*)$", re.S)
 _COMPOSITION = re.compile(r"^(?P<min>\d+)(?:\s*-\s*(?P<max>\d+))?\s+(?P<name>\S.*)$")
 _MODELS = re.compile(r"^(?P<n>\d+)\s+models?$", re.I)
@@ -250,63 +251,6 @@ def read_export(folder: Path, display: str, report: Report) -> dict[str, Table]:
     return tables
 
 
-# -- values ------------------------------------------------------------------------------
-
-def _int(raw: str, what: str) -> int:
-    raw = raw.strip()
-    if not re.fullmatch(r"\d+", raw):
-        raise ValueError(f"{what} {raw!r} is not a whole number")
-    return int(raw)
-
-
-def _plus(raw: str, what: str, allow_none: bool = False) -> int | None:
-    """'2+' or a bare '2'; '-' / '' / 'N/A' is None where the characteristic may be absent."""
-    raw = raw.strip()
-    if allow_none and raw.upper() in ("", "-", "–", "N/A"):
-        return None
-    m = re.fullmatch(r"(\d+)\+?", raw)
-    if not m:
-        raise ValueError(f"{what} {raw!r} is not a number with or without '+'")
-    return int(m.group(1))
-
-
-def _inches(raw: str, what: str) -> int | None:
-    raw = raw.strip()
-    if raw in ("", "-", "–"):
-        return None
-    m = re.fullmatch(r'(\d+)\s*(?:"|”|″|\'\')?\+?', raw)
-    if not m:
-        raise ValueError(f"{what} {raw!r} is not inches")
-    return int(m.group(1))
-
-
-def _range(raw: str) -> int | float | None:
-    raw = raw.strip()
-    if raw.lower() == "melee":
-        return None
-    m = re.fullmatch(r'(\d+(?:\.\d+)?)\s*(?:"|”|″)?', raw)
-    if not m:
-        raise ValueError(f"range {raw!r} is not inches or 'Melee'")
-    value = float(m.group(1))
-    return int(value) if value.is_integer() else value
-
-
-def _dice(raw: str, what: str) -> int | str:
-    raw = raw.strip().upper()
-    if re.fullmatch(r"\d+", raw):
-        return int(raw)
-    if re.fullmatch(r"[1-9]?D(3|6)(\+[1-9][0-9]?)?", raw):
-        return raw
-    raise ValueError(f"{what} {raw!r} is not a number or dice expression")
-
-
-def _ap(raw: str) -> int:
-    raw = raw.strip().replace("–", "-")
-    if not re.fullmatch(r"0|-[1-9]", raw):
-        raise ValueError(f"AP {raw!r} is not 0, -1, -2 ...")
-    return int(raw)
-
-
 def _true(raw: str) -> bool:
     return raw.strip().lower() in ("true", "1", "yes")
 
@@ -467,7 +411,7 @@ class _Builder:
             try:
                 if not m:
                     raise ValueError(f"description {label!r} is not 'N models'")
-                out.append({"models": int(m.group("n")), "points": _int(cost, "cost"), "condition": condition})
+                out.append({"models": int(m.group("n")), "points": parse_int(cost, "cost"), "condition": condition})
             except ValueError as exc:
                 column = "cost" if m else "description"
                 r.error(self.report, "bad-cost", column, f"{exc}; row skipped", expected="'5 models' | '225'")
@@ -524,10 +468,10 @@ class _Builder:
             try:
                 values = {
                     "name": fragment_text(r["name"]),
-                    "M": _inches(r["M"], "M"), "T": _int(r["T"], "T"), "Sv": _plus(r["Sv"], "Sv"),
-                    "invulnerable": _plus(r["inv_sv"], "inv_sv", allow_none=True),
-                    "W": _int(r["W"], "W"), "Ld": _plus(r["Ld"], "Ld", allow_none=True),
-                    "OC": _plus(r["OC"], "OC", allow_none=True),
+                    "M": parse_inches(r["M"], "M"), "T": parse_int(r["T"], "T"), "Sv": parse_plus(r["Sv"], "Sv"),
+                    "invulnerable": parse_plus(r["inv_sv"], "inv_sv", allow_none=True),
+                    "W": parse_int(r["W"], "W"), "Ld": parse_plus(r["Ld"], "Ld", allow_none=True),
+                    "OC": parse_plus(r["OC"], "OC", allow_none=True),
                 }
             except ValueError as exc:
                 column = str(exc).split(" ", 1)[0]
@@ -561,17 +505,17 @@ class _Builder:
                       "datasheet": ds_id, "type": kind}
             try:
                 column = "range"
-                record["range"] = _range(r["range"])
+                record["range"] = parse_range(r["range"])
                 column = "A"
-                record["attacks"] = _dice(r["A"], "A")
+                record["attacks"] = parse_dice(r["A"], "A")
                 column = "BS_WS"
-                record["skill"] = _plus(r["BS_WS"], "BS/WS", allow_none=True)
+                record["skill"] = parse_skill(r["BS_WS"])
                 column = "S"
-                record["strength"] = _dice(r["S"], "S")
+                record["strength"] = parse_dice(r["S"], "S")
                 column = "AP"
-                record["ap"] = _ap(r["AP"])
+                record["ap"] = parse_ap(r["AP"])
                 column = "D"
-                record["damage"] = _dice(r["D"], "D")
+                record["damage"] = parse_dice(r["D"], "D")
             except ValueError as exc:
                 r.error(self.report, "bad-weapon-value", column, f"weapon {name!r}: {exc}; skipped",
                         expected="range, A, BS/WS, S, AP, D values")
@@ -620,7 +564,7 @@ class _Builder:
                 continue
             origin, det_id, prefix = where
             try:
-                cp = _int(r["cp_cost"].upper().removesuffix("CP"), "cp_cost")
+                cp = parse_int(r["cp_cost"].upper().removesuffix("CP"), "cp_cost")
             except ValueError as exc:
                 r.error(self.report, "bad-stratagem", "cp_cost", f"{exc}; stratagem skipped", expected="1, 2 ...")
                 continue
@@ -643,29 +587,11 @@ class _Builder:
         return out
 
     def _stratagem_text(self, row: Row) -> tuple[dict, str | None]:
-        fields: dict[str, str] = {}
-        order: list[str] = []
-        note = None
-        for line in fragment_text(row["description"]).split("\n"):
-            line = line.strip()
-            if not line:
-                continue
-            fm = _FIELD.match(line)
-            dm = _DESIGNER.match(line)
-            if fm:
-                key = fm.group("label").lower()
-                fields[key] = fm.group("text").strip()
-                order.append(key)
-            elif dm:
-                note = dm.group("text").strip()
-            elif order:
-                # Bullets belong to the field that announced a list.
-                target = next((k for k in reversed(order) if fields[k].rstrip().endswith(":")), order[-1])
-                fields[target] += "\n" + line
-            else:
-                row.error(self.report, "stratagem-text", "description", "text before WHEN:", expected="WHEN: ...",
-                          found=line, level="warning")
-        return fields, note
+        fields, flavour, stray = stratagem_fields(fragment_text(row["description"]).split("\n"))
+        for text in ([flavour] if flavour else []) + stray:
+            row.error(self.report, "stratagem-text", "description", "text before WHEN:", expected="WHEN: ...",
+                      found=text, level="warning")
+        return fields, fields.pop("designer_note", None)
 
     def _mentions(self, row: Row, column: str, record: dict, text: str) -> None:
         mentions, problems = find_mentions(text)
@@ -687,7 +613,7 @@ class _Builder:
                 continue
             det_id = f"{slugify(faction)}/{slugify(det)}" if det else None
             try:
-                cost = _int(r["cost"], "cost")
+                cost = parse_int(r["cost"], "cost")
             except ValueError as exc:
                 r.error(self.report, "bad-cost", "cost", f"{exc}; enhancement skipped", expected="points")
                 continue

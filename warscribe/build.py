@@ -52,7 +52,7 @@ def _meta(result: Result, kind: str | None, count: int) -> dict:
     meta = {
         "schema_version": SCHEMA_VERSION,
         "generator": f"warscribe {__version__}",
-        "sources": [{"file": "sources/" + s.entry["file"], "sha256": s.sha256, "ruleset": s.entry["ruleset"]}
+        "sources": [{"file": s.name, "sha256": s.sha256, "ruleset": s.entry["ruleset"]}
                     for s in result.sources],
         "count": count,
     }

@@ -52,7 +52,7 @@ def test_html_pages_give_the_text_records_field_for_field(text_build, html_build
 def test_html_records_cite_the_html_files_and_their_lines(html_build):
     ds = next(r for r in html_build.records if r["id"] == "grey-knights/paladin-squad")
     files = {s["file"] for s in ds["source"]}
-    assert files == {"sources/datasheet-grey-knights-paladin-squad.10e.html"}
+    assert files == {"tests/fixtures/html/datasheet-grey-knights-paladin-squad.10e.html"}
     lines = (FIXTURES / "datasheet-grey-knights-paladin-squad.10e.html").read_text(encoding="utf-8").splitlines()
     first = ds["source"][0]["first_line"]
     assert "Paladin Squad</h1>" in lines[first - 1]
