@@ -36,23 +36,27 @@ class Passage:
 
 
 def parse_extract(doc: Document, report: Report) -> tuple[str, list[Passage]]:
-    lines = [ln for ln in doc.lines if ln.use is None]
-    if not lines:
+    content = [ln for ln in doc.lines if ln.use is None]
+    if not content:
         report.error(doc.path, 1, "empty-source", "rules extract has no content")
         return "", []
-    title_line = lines[0]
-    title_line.mark("extract-title")
-    title_line.use = "class:heading"
+    title_line = content[0]
+    title_line.classify("heading")
     title = title_line.text.strip()
     passages: list[Passage] = []
     current: list[Line] = []
-    previous_no = title_line.no
-    for ln in lines[1:]:
-        if current and ln.no - previous_no > 1 and not _continues(current, ln):
+    after_blank = False
+    for ln in doc.lines[doc.lines.index(title_line) + 1:]:
+        if ln.use == "class:blank":
+            after_blank = True
+            continue
+        if ln.use is not None:
+            continue
+        if current and after_blank and not _continues(current, ln):
             passages.append(Passage(current))
             current = []
         current.append(ln)
-        previous_no = ln.no
+        after_blank = False
     if current:
         passages.append(Passage(current))
     # Passages of one numbered list ('1. Create Groups' ... '2. Allocation Order') stay together.

@@ -17,8 +17,8 @@ Conventions of the site handled here (see docs/formats.md):
   content is taken out of the flow and read after the body, like a text dump has it;
 * stratagem texts run together as ``<b>WHEN:</b> ... <b>TARGET:</b> ... <b>EFFECT:</b>``:
   each label starts a line;
-* header rows (all ``<th>``) read as ``RANGED WEAPONS | RANGE | ... |`` without cells,
-  data rows as cells;
+* header rows (all ``<th>``) read as ``RANGED WEAPONS | RANGE | ... |``, data rows as
+  ``| a | b |``, both with their cells, as the text reader gives them;
 * navigation and advertising (``nav``, ``header``, ``footer``, ``aside``, menus, ad
   blocks) become one classified line each, so line accounting still sees them;
   scripts, styles and templates are dropped unread.
@@ -185,7 +185,7 @@ class _Reader:
             line_no = row.sourceline or self.cursor
             if all(c.name == "th" for c in cells):
                 # A heading row, as text dumps print one: 'RANGED WEAPONS | RANGE | ... |'.
-                self.doc.lines.append(Line(line_no, _collapse(" | ".join(texts) + " |")))
+                self.doc.lines.append(Line(line_no, _collapse(" | ".join(texts) + " |"), cells=texts))
             else:
                 self.doc.lines.append(Line(line_no, _collapse("| " + " | ".join(texts) + " |"), cells=texts))
         # A nested tooltip content inside a cell is still read, after the body.

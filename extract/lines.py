@@ -86,16 +86,19 @@ def split_run_ons(text: str) -> list[tuple[int, str]]:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_TABLE_ROW = re.compile(r"^\|.*\|\s*$")
+_TABLE_ROW = re.compile(r"^(?:\|.*|[^|]+\|.*)\|\s*$")
 
 
 def table_cells(text: str) -> list[str] | None:
-    """Cells of a '| a | b | |' row (the trailing empty cell dropped)."""
-    if not _TABLE_ROW.match(text.strip()):
+    """Cells of a table row: '| a | b |', or 'label | |' (a row whose first cell lost its bar).
+
+    The empty cell after the closing bar is not a cell; empty cells inside the row are.
+    """
+    text = text.strip()
+    if not _TABLE_ROW.match(text) or text.count("|") < 2:
         return None
-    inner = text.strip()[1:-1]
-    cells = [c.strip() for c in inner.split("|")]
-    return cells
+    inner = text[1:] if text.startswith("|") else text
+    return [c.strip() for c in inner[:-1].split("|")]
 
 
 def read_text(path: str, data: bytes, ruleset: str, kind: str, meta: dict, report: Report) -> Document | None:

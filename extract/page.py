@@ -242,9 +242,6 @@ def _composition(page: PageParse, lines: list[Line], i: int, wtype: str, report:
         page.composition.append((m.group("name").strip(), lo, hi, line))
         return 1
     cells = line.cells
-    if cells is None and text.endswith("| |"):
-        # 'AGENTS OF THE IMPERIUM Detachment | |': the condition row of a cost table.
-        cells = [c.strip() for c in text.split("|")]
     if cells is not None:
         label = cells[0]
         pm = _POINTS.match(label)
@@ -263,12 +260,12 @@ def _composition(page: PageParse, lines: list[Line], i: int, wtype: str, report:
 def _points_condition(page: PageParse, lines: list[Line], i: int) -> str | None:
     """The condition row above a cost row ('Assigned Agent | |'), if the table has one."""
     for j in range(i - 1, 0, -1):
-        text = lines[j].text.strip()
-        if _POINTS.match((lines[j].cells or [""])[0]) or text.startswith("| YOUR UNIT COSTS"):
+        cells = lines[j].cells
+        if cells is None:
+            return None
+        if _POINTS.match(cells[0]) or cells[0] == "YOUR UNIT COSTS":
             continue
-        if text.endswith("| |") and not text.startswith("|"):
-            return text[: -len("| |")].strip()
-        return None
+        return cells[0] if cells[0] and not any(cells[1:]) else None
     return None
 
 

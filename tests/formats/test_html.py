@@ -83,13 +83,13 @@ def test_kwb_spans_in_the_weapon_cell_become_bracket_notation():
 <tr><td><span>Combi-weapon</span> <span class="kwb">anti-infantry 4+</span>, <span class="kwbw">[DEVASTATING WOUNDS]</span></td>
 <td>24"</td></tr>
 <tr><td>Bolter</td><td>24"</td></tr></table>""")
-    rows = [ln for ln in doc.lines if ln.cells is not None]
+    rows = [ln for ln in doc.lines if ln.cells is not None and ln.text.startswith("|")]
     assert [r.cells[0] for r in rows] == ["Bolt pistol [PISTOL]", "Combi-weapon [anti-infantry 4+, DEVASTATING WOUNDS]",
                                            "Bolter"]
     assert rows[0].cells == ["Bolt pistol [PISTOL]", '12"', ""]
     assert rows[0].text == '| Bolt pistol [PISTOL] | 12" | |'
     header = doc.lines[1]
-    assert (header.text, header.cells) == ("RANGED WEAPONS | RANGE | |", None)
+    assert (header.text, header.cells) == ("RANGED WEAPONS | RANGE | |", ["RANGED WEAPONS", "RANGE", ""])
 
 
 def test_kwb_spans_outside_the_first_cell_are_plain_keywords():
