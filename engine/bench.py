@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from engine.evaluate import evaluate_scenario
-from engine.model import Conditions, Group, Modifiers, Scenario, Target, Weapon
+from engine.model import Group, Scenario, Target, Weapon
 from engine.scenario import parse_scenario
 from extract.abilities import parse_ability_list
 

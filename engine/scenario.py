@@ -8,37 +8,25 @@ the field path, e.g. ``attacker.weapons[0].weapon.abilities[1]``.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
-from referencing import Registry, Resource
 
 from engine.errors import ScenarioError
-from engine.kb import KnowledgeBase, weapon_from_record
+from engine.kb import KnowledgeBase
 from engine.model import CURRENT_RULESET, Conditions, Group, Modifiers, Scenario, Target, Weapon
 from extract.abilities import parse_ability
+from extract.schemas import registry
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
 SCHEMA_BASE = "https://warscribe.dev/schema/"
 SCENARIO_ID = SCHEMA_BASE + "scenario.schema.json"
 WEAPON_ID = SCHEMA_BASE + "weapon.schema.json"
 
 # The allocation chain has models x wounds + 1 states; beyond this it gets slow.
 MAX_TARGET_WOUNDS = 2000
-
-
-@lru_cache(maxsize=1)
-def registry() -> Registry:
-    """Every schema in schema/, keyed by its $id."""
-    resources = []
-    for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((contents["$id"], Resource.from_contents(contents)))
-    return Registry().with_resources(resources)
 
 
 @lru_cache(maxsize=4)

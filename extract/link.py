@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from extract.abilities import ABILITIES, find_mentions, parse_ability
+from extract.abilities import ABILITIES, find_mentions
 from extract.blocks import Block
 from extract.diagnostics import Report
 from extract.extracts import Passage
@@ -19,7 +19,7 @@ from extract.lines import Document, Line
 from extract.page import PageParse, Weapon
 from extract.store import Store, provenance
 from extract.values import parse_ap, parse_dice, parse_range, parse_skill
-from extract.text import check_text, clean_name, join_paragraphs, norm, number_slug, slugify
+from extract.text import check_text, join_paragraphs, norm, number_slug, slugify
 
 # Core abilities by name, in both editions (datasheets list them as 'CORE: ...').
 CORE_ABILITIES = {"deadly demise", "deep strike", "feel no pain", "fights first", "firing deck", "hover",
@@ -70,7 +70,6 @@ class Linker:
         self._datasheet(page, ds_id, weapon_ids)
 
         stratagem_ids = self._stratagems(page, faction_slug, detachment_name)
-        rule_blocks = {norm(b.title): b for b in page.blocks if b.kind == "detachment-rule"}
         enhancement_ids = self._enhancements(page, faction_slug, detachment_name)
 
         # Detachments: every detachment the page names, with its rule where given.

@@ -98,7 +98,6 @@ def test_manifest_errors_name_the_entry(tmp_path):
 
 
 def test_schema_failure_is_reported_with_path_and_not_written():
-    from extract.pipeline import Result  # noqa: F401  (the shape the build consumes)
     from extract.schemas import record_errors
     record = {"id": "x/y", "kind": "weapon", "name": "Gun", "ruleset": "10e",
               "source": [{"file": "f", "first_line": 1, "last_line": 1, "ruleset": "10e"}],

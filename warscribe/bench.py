@@ -9,6 +9,7 @@ in a fresh interpreter, so peak memory is that build's own.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 import statistics
@@ -74,7 +75,7 @@ def run_bench(args) -> int:
         rows.append((scale, lines, median))
         print(f"{scale:>6} {4 * scale:>8} {lines:>8} {runs[0][2]:>8} {median:>9.2f} {1e6 * median / lines:>8.1f} {peak:>9.1f}")
     if len(rows) > 1:
-        (s0, l0, t0), (s1, l1, t1) = rows[0], rows[-1]
+        (_, l0, t0), (_, l1, t1) = rows[0], rows[-1]
         print(f"growth: {l1 / l0:.0f}x the lines took {t1 / t0:.1f}x the time "
-              f"(exponent {__import__('math').log(t1 / t0) / __import__('math').log(l1 / l0):.2f}; 1.00 is linear)")
+              f"(exponent {math.log(t1 / t0) / math.log(l1 / l0):.2f}; 1.00 is linear)")
     return 0
