@@ -11,6 +11,16 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Say once what to install, instead of an import error in every test module."""
+    import importlib.util
+
+    missing = [m for m in ("bs4", "jsonschema", "yaml", "hypothesis", "mkdocs") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise pytest.UsageError(f"missing packages ({', '.join(missing)}): run the tests as the README says, "
+                                "after `pip install -e '.[test]'` in a virtual environment")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite the golden files from the current output instead of comparing")
