@@ -2,7 +2,7 @@
 
 Public API::
 
-    from engine import evaluate
+    from warscribe.engine import evaluate
     result = evaluate({"attacker": {...}, "target": {...}})   # or evaluate("scenario.yaml")
     result.p_wipe, result.models_slain, result.to_json()
 
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.errors import ScenarioError
-from engine.evaluate import evaluate_scenario
-from engine.kb import KnowledgeBase
-from engine.model import Conditions, Group, GroupSummary, Modifiers, Result, Scenario, Target, Weapon
-from engine.scenario import load_scenario, parse_scenario
+from warscribe.engine.errors import ScenarioError
+from warscribe.engine.evaluate import evaluate_scenario
+from warscribe.engine.kb import KnowledgeBase
+from warscribe.engine.model import Conditions, Group, GroupSummary, Modifiers, Result, Scenario, Target, Weapon
+from warscribe.engine.scenario import load_scenario, parse_scenario
 
 __all__ = [
     "Conditions",

@@ -19,7 +19,7 @@ it back.
 
 from __future__ import annotations
 
-from engine import dist as D
+from warscribe.engine import dist as D
 
 
 class Chain:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine import dist as D
-from engine.model import Conditions, Modifiers, Target, Weapon
-from engine.rules import (
+from warscribe.engine import dist as D
+from warscribe.engine.model import Conditions, Modifiers, Target, Weapon
+from warscribe.engine.rules import (
     REROLLS,
     RollOutcome,
     cap_modifier,

@@ -19,10 +19,10 @@ import statistics
 import time
 from pathlib import Path
 
-from engine.evaluate import evaluate_scenario
-from engine.model import Group, Scenario, Target, Weapon
-from engine.scenario import parse_scenario
-from extract.abilities import parse_ability_list
+from warscribe.engine.evaluate import evaluate_scenario
+from warscribe.engine.model import Group, Scenario, Target, Weapon
+from warscribe.engine.scenario import parse_scenario
+from warscribe.schema.abilities import parse_ability_list
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "bsdata-10e-weapons.tsv"
@@ -123,7 +123,7 @@ def _value(cell: str, what: str) -> int | str:
     text = cell.strip().upper()
     if text.isdigit():
         return int(text)
-    from engine.dist import DICE_RE
+    from warscribe.engine.dist import DICE_RE
 
     if DICE_RE.match(text):
         return text

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sys
 
-from engine.errors import ScenarioError
-from engine.evaluate import evaluate_scenario
-from engine.report import to_json_text, to_text
-from engine.scenario import load_scenario
+from warscribe.engine.errors import ScenarioError
+from warscribe.engine.evaluate import evaluate_scenario
+from warscribe.engine.report import to_json_text, to_text
+from warscribe.engine.scenario import load_scenario
 
 
 def run_calc(args) -> int:

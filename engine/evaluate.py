@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from math import ceil
 
-from engine import dist as D
-from engine.allocation import Chain, start
-from engine.attack import GroupProfile, events_per_attack, group_profile
-from engine.model import GroupSummary, Result, Scenario
-from engine.rules import hazard_mortal_wounds
+from warscribe.engine import dist as D
+from warscribe.engine.allocation import Chain, start
+from warscribe.engine.attack import GroupProfile, events_per_attack, group_profile
+from warscribe.engine.model import GroupSummary, Result, Scenario
+from warscribe.engine.rules import hazard_mortal_wounds
 
 MIN_DAMAGE_CAP = 200
 

@@ -11,8 +11,8 @@ import difflib
 import json
 from pathlib import Path
 
-from engine.errors import ScenarioError
-from engine.model import Weapon
+from warscribe.engine.errors import ScenarioError
+from warscribe.engine.model import Weapon
 
 
 class KnowledgeBase:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from engine.model import Result, Scenario
+from warscribe.engine.model import Result, Scenario
 
 BAR_WIDTH = 40
 SHOW_AT_LEAST = 0.0005  # histogram rows below this probability are folded into the tails

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.model import Target, Weapon
+from warscribe.engine.model import Target, Weapon
 
 REROLLS = ("none", "ones", "failed")
 

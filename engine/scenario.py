@@ -15,11 +15,11 @@ import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from engine.errors import ScenarioError
-from engine.kb import KnowledgeBase
-from engine.model import CURRENT_RULESET, Conditions, Group, Modifiers, Scenario, Target, Weapon
-from extract.abilities import parse_ability
-from extract.schemas import registry
+from warscribe.engine.errors import ScenarioError
+from warscribe.engine.kb import KnowledgeBase
+from warscribe.engine.model import CURRENT_RULESET, Conditions, Group, Modifiers, Scenario, Target, Weapon
+from warscribe.schema.abilities import parse_ability
+from warscribe.schema.registry import registry
 
 SCHEMA_BASE = "https://warscribe.dev/schema/"
 SCENARIO_ID = SCHEMA_BASE + "scenario.schema.json"

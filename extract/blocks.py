@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from extract.diagnostics import Report
-from extract.lines import Document, Line
-from extract.text import clean_name, norm
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.lines import Document, Line
+from warscribe.schema.text import clean_name, norm
 
 _CP = re.compile(r"^(\d+)\s*CP$")
 _STRAT_NAME = re.compile(r"^(?P<name>[A-Z‘’'\-\u2011 !,]*[A-Z])(?P<num>\d\d\.\d\d)?$")

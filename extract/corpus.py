@@ -6,7 +6,7 @@ import csv
 from collections import Counter
 from pathlib import Path
 
-from extract.abilities import parse_ability_list
+from warscribe.schema.abilities import parse_ability_list
 
 
 def ability_census(path: Path) -> dict:

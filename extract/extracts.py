@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extract.diagnostics import Report
-from extract.lines import Document, Line
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.lines import Document, Line
 
 _BULLET = re.compile(r"^\s*(?:[•\-]|\d+\.)\s+")
 

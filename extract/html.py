@@ -33,8 +33,8 @@ import re
 
 from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
 
-from extract.diagnostics import Report
-from extract.lines import Document, Line
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.lines import Document, Line
 
 # Never content: dropped with everything inside.
 _DROPPED = {"script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "canvas",

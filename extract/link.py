@@ -11,15 +11,16 @@ from __future__ import annotations
 import itertools
 import re
 
-from extract.abilities import ABILITIES, find_mentions
-from extract.blocks import Block
-from extract.diagnostics import Report
-from extract.extracts import Passage
-from extract.lines import Document, Line
-from extract.page import PageParse, Weapon
-from extract.store import Store, provenance
-from extract.values import parse_ap, parse_dice, parse_range, parse_skill
-from extract.text import check_text, join_paragraphs, norm, number_slug, slugify
+from warscribe.schema.abilities import ABILITIES, find_mentions
+from warscribe.extract.blocks import Block
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.extracts import Passage
+from warscribe.extract.lines import Document, Line
+from warscribe.extract.page import PageParse, Weapon
+from warscribe.extract.store import Store, provenance
+from warscribe.schema.values import parse_ap, parse_dice, parse_range, parse_skill
+from warscribe.extract.text import check_text
+from warscribe.schema.text import join_paragraphs, norm, number_slug, slugify
 
 # Core abilities by name, in both editions (datasheets list them as 'CORE: ...').
 CORE_ABILITIES = {"deadly demise", "deep strike", "feel no pain", "fights first", "firing deck", "hover",

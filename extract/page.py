@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from extract.abilities import Problem, split_weapon_name
-from extract.blocks import Block, parse_blocks
-from extract.diagnostics import Report
-from extract.lines import Document, Line
-from extract.text import check_text, clean_name
+from warscribe.schema.abilities import Problem, split_weapon_name
+from warscribe.extract.blocks import Block, parse_blocks
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.lines import Document, Line
+from warscribe.extract.text import check_text
+from warscribe.schema.text import clean_name
 
 SECTION_MARKERS = {
     "WARGEAR OPTIONS": "wargear-options",

@@ -7,24 +7,24 @@ bad source costs its own records and nothing else.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from extract.diagnostics import Report
-from extract.extracts import parse_extract
-from extract.html import read_html
-from extract.lines import Document, read_text
-from extract.link import Linker
-from extract.page import parse_page
-from extract.schemas import record_errors
-from extract.store import Store
-from warscribe import ROOT
-from extract.wahapedia import add_export, folder_sha256, load_export
+from warscribe.extract.diagnostics import Report
+from warscribe.schema import RULESETS
+from warscribe.extract.extracts import parse_extract
+from warscribe.extract.html import read_html
+from warscribe.extract.lines import Document, read_text
+from warscribe.extract.link import Linker
+from warscribe.extract.page import parse_page
+from warscribe.schema.registry import record_errors
+from warscribe.extract.store import Store
+from warscribe.extract.wahapedia import add_export, folder_sha256, load_export
 
 KINDS_OF_SOURCE = ("datasheet-page", "rules-extract", "wahapedia-csv")
-RULESETS = ("10e", "11e")
 READERS = {".txt": read_text, ".html": read_html}
 
 
@@ -80,7 +80,7 @@ def load_manifest(manifest: Path, report: Report) -> list[Source]:
                          expected=f"ruleset in {RULESETS}, kind in {KINDS_OF_SOURCE}", found=f"{entry['ruleset']}, {entry['kind']}")
             continue
         path = manifest.parent / entry["file"]
-        src = Source(path, _provenance_name(path, entry["file"]), entry)
+        src = Source(path, _provenance_name(manifest, entry["file"]), entry)
         if entry["kind"] == "wahapedia-csv":
             # An export is a folder; its checksum covers every file in it (see folder_sha256).
             if not path.is_dir():
@@ -110,12 +110,27 @@ def load_manifest(manifest: Path, report: Report) -> list[Source]:
     return sources
 
 
-def _provenance_name(path: Path, as_listed: str) -> str:
-    """How records cite a source: its path in the repository, or as the manifest lists it."""
+_PROJECT_MARKERS = (".git", "pyproject.toml", "mkdocs.yml")
+
+
+def _provenance_name(manifest: Path, as_listed: str) -> str:
+    """How records cite a source: its path from the project that holds the manifest.
+
+    The project is the nearest folder above the manifest with a project marker (a
+    checkout); without one, the manifest's own folder is named ('sources/x.txt'). The
+    name never depends on the working directory or on where the project sits on disk.
+    """
+    folder = manifest.resolve().parent
+    path = (folder / as_listed)
+    for top in folder.parents if not any((folder / m).exists() for m in _PROJECT_MARKERS) else [folder]:
+        if any((top / m).exists() for m in _PROJECT_MARKERS):
+            break
+    else:
+        top = folder.parent
     try:
-        return path.resolve().relative_to(ROOT).as_posix()
+        return Path(os.path.normpath(path)).relative_to(top).as_posix()
     except ValueError:
-        return as_listed
+        return Path(as_listed).as_posix()
 
 
 def _display(path: Path) -> str:

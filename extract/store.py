@@ -7,9 +7,9 @@ When two sightings disagree, the first is kept and the disagreement reported.
 
 from __future__ import annotations
 
-from extract.diagnostics import Report
-from extract.lines import Document, Line
-from extract.text import norm
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.lines import Document, Line
+from warscribe.schema.text import norm
 
 # Fields that differ between sightings without making them different records.
 _IDENTITY_IGNORED = {"source", "ruleset"}

@@ -23,12 +23,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from extract.abilities import find_mentions, parse_ability_list
-from extract.diagnostics import Report
-from extract.blocks import stratagem_fields
-from extract.html import fragment_text
-from extract.text import norm, slugify
-from extract.values import parse_ap, parse_dice, parse_inches, parse_int, parse_plus, parse_range, parse_skill
+from warscribe.schema.abilities import find_mentions, parse_ability_list
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.blocks import stratagem_fields
+from warscribe.extract.html import fragment_text
+from warscribe.schema.text import norm, slugify
+from warscribe.schema.values import parse_ap, parse_dice, parse_inches, parse_int, parse_plus, parse_range, parse_skill
 
 SEPARATOR = "|"
 BOM = "\ufeff"

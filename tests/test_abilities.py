@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from extract.abilities import (ABILITIES, canonical_text, find_mentions, parse_ability, parse_ability_list,
+from warscribe.schema.abilities import (ABILITIES, canonical_text, find_mentions, parse_ability, parse_ability_list,
                                split_weapon_name)
-from extract.schemas import schema
+from warscribe.schema.registry import schema
 
 
 def ids(abilities):
@@ -105,7 +105,7 @@ def test_parser_vocabulary_matches_the_schema():
 
 
 def test_parsed_abilities_validate_against_the_schema():
-    from extract.schemas import validator
+    from warscribe.schema.registry import validator
     v = validator("weapon-ability")
     abilities, _ = parse_ability_list("Anti-INFANTRY 4+, Rapid Fire D6+3, Blast, Melta 2, Devastating Wounds: INFANTRY, Foo")
     for a in abilities:

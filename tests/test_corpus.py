@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import csv
 
-from extract.abilities import parse_ability_list
-from extract.corpus import ability_census
+from warscribe.schema.abilities import parse_ability_list
+from warscribe.extract.corpus import ability_census
 
 from conftest import corpus_path
 

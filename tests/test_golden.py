@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from extract.pipeline import extract, line_accounting
+from warscribe.extract.pipeline import extract, line_accounting
 from warscribe.build import record_yaml
 
 from conftest import GOLDEN, ROOT

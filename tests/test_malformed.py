@@ -6,9 +6,9 @@ import shutil
 
 import pytest
 
-from extract.pipeline import extract
-from extract.store import Store
-from extract.diagnostics import Report
+from warscribe.extract.pipeline import extract
+from warscribe.extract.store import Store
+from warscribe.extract.diagnostics import Report
 
 from conftest import ROOT, write_manifest
 
@@ -98,7 +98,7 @@ def test_manifest_errors_name_the_entry(tmp_path):
 
 
 def test_schema_failure_is_reported_with_path_and_not_written():
-    from extract.schemas import record_errors
+    from warscribe.schema.registry import record_errors
     record = {"id": "x/y", "kind": "weapon", "name": "Gun", "ruleset": "10e",
               "source": [{"file": "f", "first_line": 1, "last_line": 1, "ruleset": "10e"}],
               "datasheet": "x", "type": "ranged", "range": 24, "attacks": "D7", "skill": 3,
@@ -109,7 +109,7 @@ def test_schema_failure_is_reported_with_path_and_not_written():
 
 def test_conflicting_duplicates_are_reported():
     """Two sightings of one id that disagree: the first is kept, the conflict reported."""
-    from extract.lines import Document, Line
+    from warscribe.extract.lines import Document, Line
     report = Report()
     store = Store(report, {})
     doc = Document("f.txt", "10e", "datasheet-page", {})
@@ -130,7 +130,7 @@ def test_unreadable_sources_never_raise(tmp_path, junk):
 
 def test_a_record_failing_its_schema_is_reported_and_not_written(tmp_path, monkeypatch, capsys):
     """Corrupt one record after linking: the build names it, its path and value, and skips it."""
-    from extract import store as store_module
+    from warscribe.extract import store as store_module
     from warscribe.build import run_build
 
     original = store_module.Store.finish

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shutil
 
-from extract.pipeline import extract, line_accounting
+from warscribe.extract.pipeline import extract, line_accounting
 
 from conftest import ROOT, write_manifest
 

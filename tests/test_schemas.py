@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from extract.pipeline import extract
-from extract.schemas import KINDS, SCHEMA_DIR, record_errors, schema
+from warscribe.extract.pipeline import extract
+from warscribe.schema.registry import KINDS, SCHEMA_DIR, record_errors, schema
 
 from conftest import ROOT
 

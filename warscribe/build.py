@@ -14,8 +14,8 @@ from pathlib import Path
 
 import yaml
 
-from extract.pipeline import Result, extract, line_accounting
-from extract.schemas import KINDS
+from warscribe.extract.pipeline import Result, extract, line_accounting
+from warscribe.schema.registry import KINDS
 from warscribe import __version__
 
 SCHEMA_VERSION = "1.0"
@@ -153,7 +153,7 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False) -> int:
     if fmt == "json":
         write_json(result, out)
     else:
-        from extract.wahapedia import write_export
+        from warscribe.extract.wahapedia import write_export
 
         write_export(result.records, out)
     if not quiet:

@@ -27,21 +27,21 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _calc(args: argparse.Namespace) -> int:
-    from engine.cli import run_calc
+    from warscribe.engine.cli import run_calc
 
     return run_calc(args)
 
 
 def _bench(args: argparse.Namespace) -> int:
     if args.target == "engine":
-        from engine.bench import run_bench
+        from warscribe.engine.bench import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
 
 
 def _census(args: argparse.Namespace) -> int:
-    from extract.corpus import ability_census
+    from warscribe.extract.corpus import ability_census
 
     path = Path(args.tsv)
     if not path.is_file():

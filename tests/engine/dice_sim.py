@@ -11,7 +11,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from engine.model import Scenario, Weapon
+from warscribe.engine.model import Scenario, Weapon
 
 _DICE = re.compile(r"^(\d?)D(3|6)(?:\+(\d+))?$")
 

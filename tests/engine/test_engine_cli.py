@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine import ScenarioError, evaluate
+from warscribe.engine import ScenarioError, evaluate
 from engine_helpers import ROOT, bundle_path, inline, scenario  # noqa: F401 (fixture)
 from warscribe.cli import main
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dice_sim import simulate
-from engine import Conditions, Group, Modifiers, Scenario, Target, Weapon, evaluate_scenario
-from extract.abilities import parse_ability
+from warscribe.engine import Conditions, Group, Modifiers, Scenario, Target, Weapon, evaluate_scenario
+from warscribe.schema.abilities import parse_ability
 
 ABILITY_TEXTS = [
     "SUSTAINED HITS 1",

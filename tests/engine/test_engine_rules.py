@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import evaluate
-from engine.dist import dice, mean
-from engine.rules import d6_roll, wound_need
+from warscribe.engine import evaluate
+from warscribe.engine.dist import dice, mean
+from warscribe.engine.rules import d6_roll, wound_need
 from engine_helpers import bundle_path, inline, scenario  # noqa: F401 (fixture)
 
 APPROX = dict(rel=1e-12, abs=1e-12)

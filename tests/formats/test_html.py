@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from extract.diagnostics import Report
-from extract.html import read_html
-from extract.pipeline import extract
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.html import read_html
+from warscribe.extract.pipeline import extract
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "html"

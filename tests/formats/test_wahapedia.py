@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from extract.diagnostics import Report
-from extract.pipeline import extract
-from extract.wahapedia import folder_sha256, load_export, write_export
+from warscribe.extract.diagnostics import Report
+from warscribe.extract.pipeline import extract
+from warscribe.extract.wahapedia import folder_sha256, load_export, write_export
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "wahapedia"

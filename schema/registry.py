@@ -11,8 +11,7 @@ from urllib.parse import urljoin
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
-KINDS = ("datasheet", "weapon", "stratagem", "detachment", "enhancement", "ability", "rule", "keyword")
+from warscribe.schema import KINDS, SCHEMA_DIR
 
 
 @lru_cache(maxsize=None)
