@@ -1,4 +1,4 @@
-"""Weapons from the knowledge-base bundle (``build/json/warscribe.json``).
+"""Weapons from a built knowledge base (``out/json/warscribe.json``), for scenario ``ref``s.
 
 The bundle is ``{"meta": {...}, "data": {"weapon": [records...], ...}}``; weapon
 records follow ``schema/weapon.schema.json``. A scenario's ``ref`` names a weapon by
@@ -8,40 +8,39 @@ id, or by name when exactly one weapon has it (case-insensitive).
 from __future__ import annotations
 
 import difflib
-import json
 from pathlib import Path
 
 from warscribe.engine.errors import ScenarioError
+from warscribe.schema.bundle import Bundle, BundleError, from_bundle
+from warscribe.schema.bundle import load as load_bundle
 from warscribe.engine.model import Weapon
 
 
 class KnowledgeBase:
-    def __init__(self, bundle: dict, origin: str = "<bundle>"):
-        data = bundle.get("data") if isinstance(bundle, dict) else None
-        weapons = data.get("weapon") if isinstance(data, dict) else None
-        if not isinstance(weapons, list):
-            raise ScenarioError(f"{origin}: not a Warscribe bundle (no data.weapon list); run `warscribe build`")
-        self.origin = origin
-        self.by_id: dict[str, dict] = {}
+    """The weapons of a build, looked up by id or unique name (through the one bundle loader)."""
+
+    def __init__(self, bundle: dict | Bundle, origin: str = "<bundle>"):
+        if not isinstance(bundle, Bundle):
+            data = bundle.get("data") if isinstance(bundle, dict) else None
+            if not isinstance(data, dict) or not isinstance(data.get("weapon"), list):
+                raise ScenarioError(f"{origin}: not a Warscribe bundle (no data.weapon list); run `warscribe build`")
+            try:
+                bundle = from_bundle(bundle, origin)
+            except BundleError as exc:
+                raise ScenarioError(str(exc)) from None
+        self.bundle = bundle
+        self.origin = bundle.origin
+        self.by_id: dict[str, dict] = {r["id"]: r for r in bundle.kind("weapon")}
         self.by_name: dict[str, list[dict]] = {}
-        for record in weapons:
-            if not isinstance(record, dict) or "id" not in record:
-                continue
-            self.by_id[record["id"]] = record
+        for record in bundle.kind("weapon"):
             self.by_name.setdefault(str(record.get("name", "")).casefold(), []).append(record)
 
     @classmethod
     def load(cls, path: str | Path) -> KnowledgeBase:
-        path = Path(path)
-        if not path.is_file():
-            raise ScenarioError(
-                f"knowledge base not found at {path}: run `warscribe build` first (or pass --kb PATH)"
-            )
         try:
-            bundle = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ScenarioError(f"cannot read knowledge base {path}: {exc}") from None
-        return cls(bundle, str(path))
+            return cls(load_bundle(path))
+        except BundleError as exc:
+            raise ScenarioError(f"knowledge base: {exc} (or pass --kb PATH)") from None
 
     def resolve(self, ref: str, field: str) -> Weapon:
         """The weapon named by ``ref``; an unknown or ambiguous ref is a ScenarioError."""

@@ -17,6 +17,7 @@ from jsonschema.exceptions import ValidationError
 
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.kb import KnowledgeBase
+from warscribe.schema import DEFAULT_OUT
 from warscribe.engine.model import CURRENT_RULESET, Conditions, Group, Modifiers, Scenario, Target, Weapon
 from warscribe.schema.abilities import parse_ability
 from warscribe.schema.registry import registry
@@ -143,7 +144,7 @@ def _inline_weapon(profile: dict, field: str) -> Weapon:
 
 def _ref_weapon(ref: str, field: str, kb) -> Weapon:
     if kb is None or isinstance(kb, (str, Path)):
-        kb = KnowledgeBase.load(kb or "build/json/warscribe.json")
+        kb = KnowledgeBase.load(kb or DEFAULT_OUT / "json" / "warscribe.json")
     elif isinstance(kb, dict):
         kb = KnowledgeBase(kb)
     weapon = kb.resolve(ref, field)

@@ -31,3 +31,7 @@ RULESETS: tuple[str, ...] = tuple(_DEFS["ruleset"]["enum"])
 DICE_PATTERN: str = _DEFS["dice"]["oneOf"][1]["pattern"]
 #: The id alphabet.
 ID_PATTERN: str = _DEFS["id"]["pattern"]
+
+#: Where ``warscribe build`` writes the knowledge base unless told otherwise. Not
+#: ``build/``: packaging tools write there too (``pip wheel .`` leaves build/lib).
+DEFAULT_OUT = Path("out")

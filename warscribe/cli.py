@@ -7,13 +7,24 @@ import sys
 from pathlib import Path
 
 from warscribe import ROOT, __version__
+from warscribe.schema import DEFAULT_OUT
+
+
+def _manifest(args: argparse.Namespace) -> Path:
+    """--manifest FILE, or --sources DIR (its manifest.yaml), or ./sources, or the checkout's."""
+    if getattr(args, "sources", None):
+        return Path(args.sources) / "manifest.yaml"
+    if args.manifest:
+        return Path(args.manifest)
+    here = Path("sources") / "manifest.yaml"
+    return here if here.is_file() else ROOT / "sources" / "manifest.yaml"
 
 
 def _build(args: argparse.Namespace) -> int:
     from warscribe.build import run_build
 
     return run_build(
-        manifest=Path(args.manifest),
+        manifest=_manifest(args),
         out=Path(args.out),
         strict=args.strict,
         quiet=args.quiet,
@@ -23,7 +34,7 @@ def _build(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from warscribe.build import run_export
 
-    return run_export(manifest=Path(args.manifest), out=Path(args.out), fmt=args.format, quiet=args.quiet)
+    return run_export(manifest=_manifest(args), out=Path(args.out), fmt=args.format, quiet=args.quiet)
 
 
 def _calc(args: argparse.Namespace) -> int:
@@ -60,29 +71,36 @@ def _census(args: argparse.Namespace) -> int:
     return 0
 
 
+def _source_args(p: argparse.ArgumentParser) -> None:
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--manifest", default=None, help="the sources' manifest (default: sources/manifest.yaml)")
+    group.add_argument("--sources", default=None, metavar="DIR", help="a sources folder holding manifest.yaml")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="warscribe", description=__doc__)
     p.add_argument("--version", action="version", version=f"warscribe {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     b = sub.add_parser("build", help="extract, validate and write every record of the sources in the manifest")
-    b.add_argument("--manifest", default=str(ROOT / "sources" / "manifest.yaml"))
-    b.add_argument("--out", default="build", help="output folder (default: build)")
+    _source_args(b)
+    b.add_argument("--out", default=str(DEFAULT_OUT), help=f"output folder (default: {DEFAULT_OUT})")
     b.add_argument("--strict", action="store_true", help="treat warnings as errors")
     b.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     b.set_defaults(func=_build)
 
     e = sub.add_parser("export", help="write the knowledge base in an exchange format")
-    e.add_argument("--manifest", default=str(ROOT / "sources" / "manifest.yaml"))
+    _source_args(e)
     e.add_argument("--format", default="json", choices=["json", "wahapedia-csv"])
-    e.add_argument("--out", default=None, help="output folder (default: build/json or build/wahapedia-csv)")
+    e.add_argument("--out", default=None, help=f"output folder (default: {DEFAULT_OUT}/json or {DEFAULT_OUT}/wahapedia-csv)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.set_defaults(func=_export)
 
     c = sub.add_parser("calc", help="exact damage distributions for a scenario file")
     c.add_argument("scenario", help="scenario YAML file (see schema/scenario.schema.json)")
     c.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    c.add_argument("--kb", default="build/json/warscribe.json", help="knowledge-base bundle for weapon references")
+    c.add_argument("--kb", default=str(DEFAULT_OUT / "json" / "warscribe.json"),
+                   help="knowledge base for weapon references: a build folder or its bundle file")
     c.set_defaults(func=_calc)
 
     a = sub.add_parser("census", help="how many weapon abilities of a BattleScribe TSV the parser knows")
@@ -100,7 +118,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "export" and args.out is None:
-        args.out = "build/json" if args.format == "json" else "build/wahapedia-csv"
+        args.out = str(DEFAULT_OUT / ("json" if args.format == "json" else "wahapedia-csv"))
     return args.func(args)
 
 

@@ -1,0 +1,69 @@
+"""Every record id formula, in one place.
+
+Ids are the keys that sources meet on: a datasheet read from a text page, from the
+Wahapedia CSV export and from BattleScribe data is one record only because each
+reader computes its id here. Ids match ``defs.schema.json#/$defs/id``.
+"""
+
+from __future__ import annotations
+
+from warscribe.schema.text import number_slug, slugify
+
+
+def datasheet(faction: str, name: str) -> str:
+    return f"{slugify(faction)}/{slugify(name)}"
+
+
+def weapon(datasheet_id: str, name: str) -> str:
+    return f"{datasheet_id}/{slugify(name)}"
+
+
+def detachment(faction: str, name: str) -> str:
+    return f"{slugify(faction)}/{slugify(name)}"
+
+
+def stratagem_prefix(origin: str, ruleset: str, detachment_id: str | None = None) -> str:
+    """The id prefix of a stratagem: its detachment's id, or one per core ruleset / Boarding Actions."""
+    if origin == "core":
+        return f"core-{ruleset}"
+    if origin == "boarding-actions":
+        return "boarding-actions"
+    if not detachment_id:
+        raise ValueError("a detachment stratagem needs its detachment's id")
+    return detachment_id
+
+
+def stratagem(origin: str, ruleset: str, name: str, detachment_id: str | None = None) -> str:
+    return f"{stratagem_prefix(origin, ruleset, detachment_id)}/{slugify(name)}"
+
+
+def enhancement(name: str, detachment_id: str | None, faction: str) -> str:
+    """Under its detachment; under the faction when the detachment is not known."""
+    return f"{detachment_id or slugify(faction)}/enhancements/{slugify(name)}"
+
+
+def weapon_ability(ruleset: str, ability_id: str) -> str:
+    """The rule text of a weapon ability of the vocabulary ([LETHAL HITS] -> 10e/abilities/lethal-hits)."""
+    return f"{ruleset}/abilities/{ability_id}"
+
+
+def core_ability(ruleset: str, name: str) -> str:
+    return f"{ruleset}/abilities/{slugify(name)}"
+
+
+def faction_ability(faction: str, name: str) -> str:
+    return f"{slugify(faction)}/abilities/{slugify(name)}"
+
+
+def rule(ruleset: str, title: str, number: str | None = None) -> str:
+    slug = slugify(title)
+    return f"{ruleset}/rules/" + (f"{number_slug(number)}-{slug}" if number else slug)
+
+
+def untitled_rule(ruleset: str, source_title: str, first_words: str) -> str:
+    """A passage whose heading was lost: named by its source and its first words."""
+    return f"{ruleset}/rules/{slugify(source_title)}-{slugify(first_words)}"
+
+
+def keyword(ruleset: str, name: str) -> str:
+    return f"{ruleset}/keywords/{slugify(name)}"

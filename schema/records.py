@@ -1,0 +1,118 @@
+"""One keyword-only constructor per record kind: the only place a record dict is made.
+
+Every reader (text and HTML pages, rules extracts, the Wahapedia CSV export,
+BattleScribe data) makes its records here, so a record has one shape and one key
+order whatever its source. The key order is the order records are written in (YAML
+and JSON), so it is part of the byte-identical output; optional fields are left out
+when not given (``OMIT``), never written as null unless the schema says null.
+
+``tests/test_contract.py`` checks every constructor's parameters against its kind's
+JSON Schema: required fields are required here, every schema property is a
+parameter, and nothing else is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class _Omit:
+    def __repr__(self) -> str:
+        return "OMIT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+#: Default of an optional field: the key is left out of the record.
+OMIT: Any = _Omit()
+
+
+def _record(kind: str, id: str, name: str, ruleset: str, fields: dict[str, Any]) -> dict:
+    record = {"id": id, "kind": kind, "name": name, "ruleset": ruleset}
+    for key, value in fields.items():
+        if value is not OMIT:
+            record[key] = value
+    return record
+
+
+def datasheet(*, id: str, name: str, ruleset: str, faction: str, keywords: list[str],
+              faction_keywords: list[str], composition: list[dict], points: list[dict],
+              abilities: list[dict], weapons: list[str], wargear_options: list[dict],
+              leader: dict = OMIT, led_by: dict = OMIT, models: list[dict] = OMIT,
+              source: list[dict] = OMIT) -> dict:
+    return _record("datasheet", id, name, ruleset, dict(
+        faction=faction, keywords=keywords, faction_keywords=faction_keywords, composition=composition,
+        points=points, abilities=abilities, weapons=weapons, wargear_options=wargear_options,
+        leader=leader, led_by=led_by, models=models, source=source))
+
+
+def weapon(*, id: str, name: str, ruleset: str, datasheet: str, type: str, range: int | float | None,
+           attacks: int | str, skill: int | None, strength: int | str, ap: int, damage: int | str,
+           abilities: list[dict], source: list[dict] = OMIT) -> dict:
+    return _record("weapon", id, name, ruleset, dict(
+        datasheet=datasheet, type=type, range=range, attacks=attacks, skill=skill, strength=strength,
+        ap=ap, damage=damage, abilities=abilities, source=source))
+
+
+def stratagem(*, id: str, name: str, ruleset: str, cp: int, category: str | None, origin: str,
+              detachment: str | None, when: str | None = None, target: str | None = None,
+              effect: str | None = None, restrictions: str | None = None, flavour: str | None = None,
+              number: str = OMIT, designer_note: str = OMIT, mentions: list[dict] = OMIT,
+              source: list[dict] = OMIT) -> dict:
+    return _record("stratagem", id, name, ruleset, dict(
+        cp=cp, category=category, origin=origin, detachment=detachment, when=when, target=target,
+        effect=effect, restrictions=restrictions, flavour=flavour, number=number,
+        designer_note=designer_note, mentions=mentions, source=source))
+
+
+def detachment(*, id: str, name: str, ruleset: str, faction: str, rule: dict | None,
+               stratagems: list[str], enhancements: list[str], source: list[dict] = OMIT) -> dict:
+    return _record("detachment", id, name, ruleset, dict(
+        faction=faction, rule=rule, stratagems=stratagems, enhancements=enhancements, source=source))
+
+
+def enhancement(*, id: str, name: str, ruleset: str, detachment: str | None, points: int | None,
+                text: str | None, restriction: str | None, flavour: str = OMIT,
+                mentions: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
+    return _record("enhancement", id, name, ruleset, dict(
+        detachment=detachment, points=points, text=text, restriction=restriction, flavour=flavour,
+        mentions=mentions, source=source))
+
+
+def ability(*, id: str, name: str, ruleset: str, type: str, text: str, ability_id: str = OMIT,
+            number: str = OMIT, heading: str = OMIT, flavour: str = OMIT, bullets: list[str] = OMIT,
+            mentions: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
+    return _record("ability", id, name, ruleset, dict(
+        type=type, ability_id=ability_id, number=number, heading=heading, flavour=flavour, text=text,
+        bullets=bullets, mentions=mentions, source=source))
+
+
+def rule(*, id: str, name: str, ruleset: str, number: str | None, title: str | None, text: str,
+         bullets: list[str], see_also: list[dict], flavour: str = OMIT, mentions: list[dict] = OMIT,
+         source: list[dict] = OMIT) -> dict:
+    return _record("rule", id, name, ruleset, dict(
+        number=number, title=title, flavour=flavour, text=text, bullets=bullets, see_also=see_also,
+        mentions=mentions, source=source))
+
+
+def keyword(*, id: str, name: str, ruleset: str, faction_keyword: bool, datasheets: list[str],
+            usage: list[dict], source: list[dict] = OMIT) -> dict:
+    return _record("keyword", id, name, ruleset, dict(
+        faction_keyword=faction_keyword, datasheets=datasheets, usage=usage, source=source))
+
+
+#: kind -> constructor
+CONSTRUCTORS = {
+    "datasheet": datasheet, "weapon": weapon, "stratagem": stratagem, "detachment": detachment,
+    "enhancement": enhancement, "ability": ability, "rule": rule, "keyword": keyword,
+}
+
+
+def make(kind: str, **fields: Any) -> dict:
+    """The record of `kind` from its fields (for readers that dispatch on kind)."""
+    try:
+        constructor = CONSTRUCTORS[kind]
+    except KeyError:
+        raise ValueError(f"unknown record kind {kind!r}; expected one of {', '.join(CONSTRUCTORS)}") from None
+    return constructor(**fields)
