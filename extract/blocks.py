@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
 from warscribe.schema.text import clean_name, norm
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
 
 _BULLET = re.compile(r"^\s*(?:[•\-]|\d+\.)\s+")

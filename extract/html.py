@@ -33,7 +33,7 @@ import re
 
 from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
 
 # Never content: dropped with everything inside.

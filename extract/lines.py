@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 
 # What a line may be classified as when no record uses it.
 IGNORABLE = {

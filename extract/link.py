@@ -13,7 +13,7 @@ import re
 
 from warscribe.schema.abilities import ABILITIES, find_mentions
 from warscribe.extract.blocks import Block
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.extracts import Passage
 from warscribe.extract.lines import Document, Line
 from warscribe.extract.page import PageParse, Weapon

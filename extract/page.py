@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from warscribe.schema.abilities import Problem, split_weapon_name
 from warscribe.extract.blocks import Block, parse_blocks
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
 from warscribe.extract.text import check_text
 from warscribe.schema.text import clean_name

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.schema import RULESETS
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html

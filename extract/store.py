@@ -7,7 +7,7 @@ When two sightings disagree, the first is kept and the disagreement reported.
 
 from __future__ import annotations
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
 from warscribe.schema.text import norm
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 
 
 # Scraping damage seen in real pages, with the reading the rules intend. Each entry

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from warscribe.schema.abilities import find_mentions, parse_ability_list
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.blocks import stratagem_fields
 from warscribe.extract.html import fragment_text
 from warscribe.schema.text import norm, slugify

@@ -8,7 +8,7 @@ import pytest
 
 from warscribe.extract.pipeline import extract
 from warscribe.extract.store import Store
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 
 from conftest import ROOT, write_manifest
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.html import read_html
 from warscribe.extract.pipeline import extract
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from warscribe.extract.diagnostics import Report
+from warscribe.schema.diagnostics import Report
 from warscribe.extract.pipeline import extract
 from warscribe.extract.wahapedia import folder_sha256, load_export, write_export
 
