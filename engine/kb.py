@@ -23,11 +23,12 @@ class KnowledgeBase:
         if not isinstance(bundle, Bundle):
             data = bundle.get("data") if isinstance(bundle, dict) else None
             if not isinstance(data, dict) or not isinstance(data.get("weapon"), list):
-                raise ScenarioError(f"{origin}: not a Warscribe bundle (no data.weapon list); run `warscribe build`")
+                raise ScenarioError(f"{origin}: not a Warscribe bundle (no data.weapon list); run `warscribe build`",
+                                    "no-knowledge-base")
             try:
                 bundle = from_bundle(bundle, origin)
             except BundleError as exc:
-                raise ScenarioError(str(exc)) from None
+                raise ScenarioError(str(exc), "no-knowledge-base") from None
         self.bundle = bundle
         self.origin = bundle.origin
         self.by_id: dict[str, dict] = {r["id"]: r for r in bundle.kind("weapon")}
@@ -40,7 +41,7 @@ class KnowledgeBase:
         try:
             return cls(load_bundle(path))
         except BundleError as exc:
-            raise ScenarioError(f"knowledge base: {exc} (or pass --kb PATH)") from None
+            raise ScenarioError(f"knowledge base: {exc} (or pass --kb PATH)", "no-knowledge-base") from None
 
     def resolve(self, ref: str, field: str) -> Weapon:
         """The weapon named by ``ref``; an unknown or ambiguous ref is a ScenarioError."""
@@ -49,13 +50,14 @@ class KnowledgeBase:
             matches = self.by_name.get(ref.casefold(), [])
             if len(matches) > 1:
                 ids = ", ".join(sorted(r["id"] for r in matches))
-                raise ScenarioError(f"{field}: {ref!r} matches {len(matches)} weapons; use one of the ids: {ids}")
+                raise ScenarioError(f"{field}: {ref!r} matches {len(matches)} weapons; use one of the ids: {ids}",
+                                    "unknown-weapon")
             if not matches:
                 keys = list(self.by_id) + [r["name"] for rs in self.by_name.values() for r in rs]
                 close = difflib.get_close_matches(ref, keys, n=5, cutoff=0.5)
                 close += [k for k in keys if ref.casefold() in k.casefold() and k not in close][: 5 - len(close)]
                 hint = f"; did you mean: {', '.join(close)}" if close else ""
-                raise ScenarioError(f"{field}: unknown weapon {ref!r} in {self.origin}{hint}")
+                raise ScenarioError(f"{field}: unknown weapon {ref!r} in {self.origin}{hint}", "unknown-weapon")
             record = matches[0]
         return weapon_from_record(record, field)
 

@@ -8,6 +8,107 @@ Extraction never stops at the first problem: every stage reports into one
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
+
+class Code(NamedTuple):
+    """One entry of the diagnostics vocabulary."""
+
+    level: str  # the level it is usually reported at ("error" or "warning")
+    meaning: str
+    action: str  # what a maintainer does about it
+
+
+# Every code any stage reports, with what it means and what to do. Reporting a code
+# that is not here is a programming error (Report raises), so the vocabulary, the
+# docs (docs/diagnostics.md, generated from this table) and the code never drift.
+CODES: dict[str, Code] = {
+    # -- manifest and files
+    "bad-manifest": Code("error", "The manifest cannot be read, or an entry lacks a field or has a wrong value.",
+                         "Fix the manifest entry named in the message (see the header of sources/manifest.yaml)."),
+    "missing-source": Code("error", "A file or folder the manifest lists does not exist.",
+                           "Restore the file, or remove its entry from the manifest."),
+    "checksum": Code("error", "A source differs from the sha256 the manifest records; it was skipped.",
+                     "If the change is intended, record the new checksum in the manifest."),
+    "unknown-format": Code("error", "No reader handles the file's extension.", "Use a .txt, .html or supported source."),
+    "empty-source": Code("error", "A source has no text a reader can use.", "Check the file was saved completely."),
+    "binary-source": Code("error", "A source is binary, not text.", "Point the manifest at the text or HTML file."),
+    "bad-encoding": Code("error", "A source is not valid UTF-8 at the line and column given.",
+                         "Re-save the file as UTF-8."),
+    "control-characters": Code("error", "A line holds control characters.", "Remove them from the source."),
+    "missing-file": Code("error", "A file of a CSV export is missing.", "Export the complete data set."),
+    # -- reading structured sources (CSV)
+    "missing-column": Code("error", "A CSV table lacks a column the reader needs.", "Check the export's format version."),
+    "too-few-fields": Code("error", "A CSV row has fewer cells than its header.", "Repair the row in the export."),
+    "too-many-fields": Code("error", "A CSV row has more cells than its header.", "Repair the row in the export."),
+    "wrong-separator": Code("error", "A CSV file does not use the expected '|' separator.", "Export with '|' separators."),
+    "unknown-table": Code("warning", "A CSV file that the reader does not know; ignored.", "Nothing, or extend the reader."),
+    "unknown-reference": Code("error", "A row refers to an id that its table does not hold; the row was skipped.",
+                              "Repair the reference in the export."),
+    "duplicate-id": Code("error", "Two rows of one table share an id.", "Repair the export."),
+    "bad-characteristic": Code("error", "A model characteristic cannot be read.", "Repair the value in the source."),
+    "bad-cost": Code("error", "A points cost is not a number.", "Repair the value in the source."),
+    "bad-stratagem": Code("error", "A stratagem's CP cost or fields cannot be read; it was skipped.", "Repair the source."),
+    "extra-detachment-rule": Code("warning", "A detachment has a second rule; the first is kept.", "Check the source."),
+    # -- reading pages
+    "bad-title": Code("error", "A datasheet page has no title line naming its unit.", "Check the page was scraped whole."),
+    "unknown-section": Code("warning", "A section heading the page parser does not know.", "Extend the parser or check the page."),
+    "empty-list": Code("warning", "A list (LEADER, LED BY ...) has no entries: lost in scraping.",
+                       "Restore the entries with an annotation, or re-scrape the page."),
+    "missing-tooltip": Code("warning", "An HTML ability span has no tooltip text.", "Re-save the page with its tooltips."),
+    "orphan-text": Code("warning", "Text that belongs to no block.", "Check the page around the line."),
+    "bad-weapon-row": Code("error", "A weapon has no complete profile row; it was skipped.", "Repair the table in the source."),
+    "bad-weapon-value": Code("error", "A weapon characteristic cannot be read; the weapon was skipped.", "Repair the value."),
+    "weapon-ability": Code("warning", "A weapon ability the vocabulary does not know, or with a malformed parameter.",
+                           "Check the spelling; a weapon-specific rule is fine."),
+    "bad-ability": Code("warning", "An ability line cannot be read.", "Check the source line."),
+    "bad-composition": Code("warning", "A unit-composition line cannot be read.", "Check the source line."),
+    "stratagem-text": Code("warning", "A stratagem's text lacks a WHEN/TARGET/EFFECT field or has text outside them.",
+                           "Check the stratagem in the source."),
+    "lost-table": Code("warning", "Part of a table was lost in scraping.", "Restore it with an annotation, or re-scrape."),
+    # -- text checks
+    "scraping-typo": Code("warning", "Probable scraping damage in rules text (a typo or a broken [ABILITY]).",
+                          "Nothing in the source can be changed; the record keeps the text as printed."),
+    "missing-word": Code("warning", "A word (probably a keyword) is missing.", "Check the rule in another source."),
+    "stray-asterisk": Code("warning", "A stray '*' (lost italics or a footnote marker) in rules text.", "Check the source."),
+    # -- linking
+    "conflicting-duplicate": Code("warning", "A record is printed twice with different content; the first is kept.",
+                                  "Check which sighting is right."),
+    "duplicate-stratagem": Code("warning", "A stratagem's text is printed twice on one page.", "Nothing; the first is used."),
+    "unlisted-stratagem": Code("warning", "A stratagem text that the page's STRATAGEMS list does not name.", "Check the page."),
+    "stratagem-without-text": Code("warning", "A listed stratagem whose text is not on the page.", "Add a source with it."),
+    "stratagem-mismatch": Code("warning", "A stratagem's list entry and its text disagree (CP, category).", "Check the page."),
+    "unlisted-detachment-rule": Code("warning", "A detachment rule not in the page's DETACHMENT ABILITY list.", "Check the page."),
+    "detachment-rule-without-text": Code("warning", "A listed detachment rule without a text on the page.", "Add a source with it."),
+    "missing-detachment-rule": Code("warning", "A detachment named on the page whose rule is not given.", "Add a source with it."),
+    "enhancement-without-text": Code("warning", "A listed enhancement without a text on the page.", "Add a source or an annotation."),
+    "enhancement-without-name": Code("warning", "An enhancement text that matches no listed name; not made a record.", "Check the page."),
+    "points-notes": Code("warning", "Points notes and cost conditions differ in number.", "Check the points table."),
+    "empty-rule": Code("warning", "A heading with no text under it.", "Check the source."),
+    "heading-repeated": Code("warning", "A rule printed more than once with different parts; the parts were merged.", "Check the rule."),
+    "heading-inferred": Code("warning", "A headingless passage named from the ability it defines.", "Confirm, or annotate the title."),
+    "heading-lost": Code("warning", "A headingless passage kept as an untitled rule.", "Annotate its title."),
+    "unresolved-reference": Code("warning", "A reference (an ability's rule) that no record in the sources backs.",
+                                 "Add a source with the rule."),
+    # -- validation and accounting
+    "schema": Code("error", "A record fails its kind's JSON Schema; it was not written.", "Fix the reader that made it."),
+    "unaccounted-line": Code("warning", "A source line that no record uses and no rule classifies.",
+                             "Extend the parser, or classify the line as ignorable."),
+    # -- engine input (scenarios, calc)
+    "bad-scenario": Code("error", "A scenario does not match schema/scenario.schema.json or its values are impossible.",
+                         "Fix the field the message names."),
+    "unknown-weapon": Code("error", "A scenario names a weapon the knowledge base does not hold (or several).",
+                           "Use one of the ids the message suggests."),
+    "no-knowledge-base": Code("error", "The knowledge base for `ref` weapons cannot be found or read.",
+                              "Run `warscribe build`, or pass --kb PATH."),
+}
+
+
+def code_info(code: str) -> Code:
+    try:
+        return CODES[code]
+    except KeyError:
+        raise ValueError(f"diagnostic code {code!r} is not in the vocabulary (schema/diagnostics.py CODES)") from None
 
 
 @dataclass(frozen=True, order=True)
@@ -47,9 +148,11 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def error(self, file: str, line: int, code: str, message: str, expected: str = "", found: str = "", column: int = 0) -> None:
+        code_info(code)
         self.diagnostics.append(Diagnostic(file, line, "error", code, message, expected, found, column))
 
     def warning(self, file: str, line: int, code: str, message: str, expected: str = "", found: str = "", column: int = 0) -> None:
+        code_info(code)
         self.diagnostics.append(Diagnostic(file, line, "warning", code, message, expected, found, column))
 
     @property

@@ -38,14 +38,14 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _calc(args: argparse.Namespace) -> int:
-    from warscribe.engine.cli import run_calc
+    from warscribe.calc import run_calc
 
     return run_calc(args)
 
 
 def _bench(args: argparse.Namespace) -> int:
     if args.target == "engine":
-        from warscribe.engine.bench import run_bench
+        from warscribe.bench_engine import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)

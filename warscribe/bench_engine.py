@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 
 from warscribe.engine.evaluate import evaluate_scenario
+from warscribe import ROOT
 from warscribe.engine.model import Group, Scenario, Target, Weapon
 from warscribe.engine.scenario import parse_scenario
 from warscribe.schema.abilities import parse_ability_list
 
-ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "bsdata-10e-weapons.tsv"
 REFERENCE_TARGET = Target(toughness=4, save=3, wounds=2, models=10)
 
