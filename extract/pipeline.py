@@ -20,12 +20,13 @@ from warscribe.extract.html import read_html
 from warscribe.extract.lines import Document, read_text
 from warscribe.extract.link import Linker
 from warscribe.extract.page import parse_page
-from warscribe.schema.registry import record_errors
+from warscribe.schema.registry import fast_validator, record_errors, schema
 from warscribe.extract.store import Store
 from warscribe.extract.wahapedia import add_export, folder_sha256, load_export
 
-KINDS_OF_SOURCE = ("datasheet-page", "rules-extract", "wahapedia-csv")
 READERS = {".txt": read_text, ".html": read_html}
+# Source kinds, as the manifest schema declares them.
+KINDS_OF_SOURCE = tuple(schema("manifest")["$defs"]["entry"]["properties"]["kind"]["enum"])
 
 
 @dataclass
@@ -65,19 +66,21 @@ def load_manifest(manifest: Path, report: Report) -> list[Source]:
         return []
     sources = []
     text_lines = manifest.read_text(encoding="utf-8").splitlines()
+    check = fast_validator("manifest")
     for index, entry in enumerate(entries):
-        line = _entry_line(text_lines, entry.get("file") if isinstance(entry, dict) else None)
-        if not isinstance(entry, dict):
-            report.error(mname, line, "bad-manifest", f"sources[{index}] is not a mapping", expected="file, sha256, ruleset, kind")
-            continue
-        missing = [k for k in ("file", "original_name", "sha256", "ruleset", "kind") if k not in entry]
-        if missing:
-            report.error(mname, line, "bad-manifest", f"sources[{index}] lacks {', '.join(missing)}",
-                         expected="file, original_name, sha256, ruleset, kind", found=", ".join(sorted(entry)))
-            continue
-        if entry["ruleset"] not in RULESETS or entry["kind"] not in KINDS_OF_SOURCE:
-            report.error(mname, line, "bad-manifest", f"sources[{index}] ({entry['file']}): unknown ruleset or kind",
-                         expected=f"ruleset in {RULESETS}, kind in {KINDS_OF_SOURCE}", found=f"{entry['ruleset']}, {entry['kind']}")
+        line = _entry_line(text_lines, entry.get("file") if isinstance(entry, dict) and isinstance(entry.get("file"), str) else None)
+        # Each entry is checked apart, so one bad entry costs only its own source.
+        problems = sorted(check.iter_errors({"sources": [entry]}), key=lambda e: list(e.absolute_path))
+        if problems:
+            missing = [m for e in problems if e.validator == "required" for m in e.validator_value
+                       if isinstance(entry, dict) and m not in entry]
+            other = [f"{'/'.join(str(p) for p in list(e.absolute_path)[2:]) or 'entry'}: {e.message}"
+                     for e in problems if e.validator != "required"]
+            what = ([f"lacks {', '.join(missing)}"] if missing else []) + other
+            name = f" ({entry['file']})" if isinstance(entry, dict) and isinstance(entry.get("file"), str) else ""
+            report.error(mname, line, "bad-manifest", f"sources[{index}]{name}: {'; '.join(what)}",
+                         expected="file, original_name, sha256, ruleset, kind (see schema/manifest.schema.json)",
+                         found=", ".join(sorted(map(str, entry))) if isinstance(entry, dict) else type(entry).__name__)
             continue
         path = manifest.parent / entry["file"]
         src = Source(path, _provenance_name(manifest, entry["file"]), entry)
