@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-RULESETS = ("10e", "11e")
-CURRENT_RULESET = "11e"
+from warscribe.schema import RULESETS  # noqa: F401 (the engine's rulesets are the contract's)
+
+CURRENT_RULESET = RULESETS[-1]
 
 
 @dataclass(frozen=True)

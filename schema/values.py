@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 
-_DICE = re.compile(r"[1-9]?D(3|6)(\+[1-9][0-9]?)?")
+from warscribe.schema import DICE_PATTERN
+
+# The schemas' dice pattern, so a parsed value always validates.
+_DICE = re.compile(DICE_PATTERN.removeprefix("^").removesuffix("$"))
 _NONE = ("", "-", "–", "—", "N/A")
 
 
