@@ -194,3 +194,28 @@ def test_bundle_loads_a_build_folder_its_json_folder_and_the_file(tmp_path):
     (tmp_path / "bad.json").write_text("{", encoding="utf-8")
     with pytest.raises(bundle.BundleError, match="cannot read"):
         bundle.load(tmp_path / "bad.json")
+
+
+# -- the dependency rule ----------------------------------------------------------------
+
+_LAYERS = {"schema": {"warscribe.schema"}, "extract": {"warscribe.schema", "warscribe.extract"},
+           "engine": {"warscribe.schema", "warscribe.engine"}}
+
+
+@pytest.mark.parametrize("folder", sorted(_LAYERS))
+def test_nothing_below_imports_from_above(folder):
+    """schema/ stands alone; extract/ and engine/ stand on it and never import each other or the CLI."""
+    bad = []
+    for path in (ROOT / folder).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")
+                ours = top[0] in ("warscribe", "extract", "engine", "schema")
+                if ours and not any(name == a or name.startswith(a + ".") for a in _LAYERS[folder]):
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
+    assert bad == []
