@@ -11,13 +11,12 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.kb import KnowledgeBase
-from warscribe.schema import DEFAULT_OUT
+from warscribe.schema import DEFAULT_OUT, safeyaml
 from warscribe.engine.model import CURRENT_RULESET, Conditions, Group, Modifiers, Scenario, Target, Weapon
 from warscribe.schema.abilities import parse_ability
 from warscribe.schema.registry import registry
@@ -75,21 +74,16 @@ def _check(instance, schema_id: str, prefix: str = "") -> None:
 
 
 def read_yaml(path: str | Path) -> dict:
-    """A scenario file as a dict (``yaml.safe_load`` only)."""
-    path = Path(path)
+    """A scenario file as a dict: safe YAML, duplicate keys refused, size and aliases bounded."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = safeyaml.load_file(path)
     except FileNotFoundError:
         raise ScenarioError("no such scenario file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"cannot read the file: {exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ScenarioError(f"not valid YAML{where}: {problem}") from None
+    except OSError as exc:
+        raise ScenarioError(f"cannot read the file: {exc.strerror or exc}") from None
+    except safeyaml.YamlError as exc:
+        where = f" (line {exc.line}, column {exc.column})" if exc.line else ""
+        raise ScenarioError(f"not valid YAML{where}: {exc.message}") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"(top level): a scenario is a mapping with `attacker` and `target`, not {type(data).__name__}")
     return data

@@ -30,6 +30,10 @@ CODES: dict[str, Code] = {
                            "Restore the file, or remove its entry from the manifest."),
     "checksum": Code("error", "A source differs from the sha256 the manifest records; it was skipped.",
                      "If the change is intended, record the new checksum in the manifest."),
+    "unconfined-source": Code("error", "A manifest entry names a path outside the manifest's folder (absolute, '..', or a "
+                              "link leading out); it was not read.", "Copy the file into the sources folder and list it there."),
+    "duplicate-source": Code("error", "A manifest lists the same source twice; the second entry was skipped.",
+                             "Remove one of the entries."),
     "unknown-format": Code("error", "No reader handles the file's extension.", "Use a .txt, .html or supported source."),
     "empty-source": Code("error", "A source has no text a reader can use.", "Check the file was saved completely."),
     "binary-source": Code("error", "A source is binary, not text.", "Point the manifest at the text or HTML file."),
