@@ -7,6 +7,7 @@ Extraction never stops at the first problem: every stage reports into one
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -108,11 +109,29 @@ CODES: dict[str, Code] = {
 }
 
 
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def code_info(code: str) -> Code:
     try:
         return CODES[code]
     except KeyError:
         raise ValueError(f"diagnostic code {code!r} is not in the vocabulary (schema/diagnostics.py CODES)") from None
+
+
+# Characters a terminal acts on rather than shows: C0 and C1 controls (ESC starts the
+# sequences that clear a screen or move the cursor), and the bidirectional overrides
+# that reorder what is shown. Source text is untrusted; they are always shown escaped.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+EXCERPT = 100  # characters of an offending line quoted in a message
+
+
+def printable(text: str, limit: int | None = None) -> str:
+    """`text` safe for a terminal: control characters escaped, cut to `limit` characters."""
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @dataclass(frozen=True, order=True)
@@ -127,23 +146,25 @@ class Diagnostic:
     column: int = 0
 
     def render(self) -> str:
-        where = f"{self.file}:{self.line}" + (f":{self.column}" if self.column else "")
-        out = f"{where}: {self.level}: {self.message} [{self.code}]"
+        """For a terminal: every part escaped, long quotes cut."""
+        where = f"{printable(self.file)}:{self.line}" + (f":{self.column}" if self.column else "")
+        out = f"{where}: {self.level}: {printable(self.message, 4 * EXCERPT)} [{self.code}]"
         if self.expected:
-            out += f"\n    expected: {self.expected}"
+            out += f"\n    expected: {printable(self.expected, EXCERPT)}"
         if self.found:
-            found = self.found if len(self.found) <= 100 else self.found[:97] + "..."
-            out += f"\n    found:    {found}"
+            out += f"\n    found:    {printable(self.found, EXCERPT)}"
         return out
 
     def as_dict(self) -> dict:
-        d = {"file": self.file, "line": self.line, "level": self.level, "code": self.code, "message": self.message}
+        """For report.json: JSON escapes control characters itself; quotes stay short."""
+        d = {"file": self.file, "line": self.line, "level": self.level, "code": self.code,
+             "message": _cut(self.message, 4 * EXCERPT)}
         if self.column:
             d["column"] = self.column
         if self.expected:
-            d["expected"] = self.expected
+            d["expected"] = _cut(self.expected, 2 * EXCERPT)
         if self.found:
-            d["found"] = self.found
+            d["found"] = _cut(self.found, 2 * EXCERPT)
         return d
 
 
@@ -170,3 +191,23 @@ class Report:
     def sorted(self) -> list[Diagnostic]:
         # Deduplicate: a line read by two stages must not be reported twice.
         return sorted(set(self.diagnostics))
+
+
+def codes_markdown() -> str:
+    """docs/diagnostics.md, generated from CODES (``python -m warscribe.schema.diagnostics``)."""
+    out = ["# Diagnostics", "",
+           "Every finding Warscribe reports (extraction, scenario input, checks) has a stable code from one",
+           "vocabulary, `CODES` in `schema/diagnostics.py`. Reporting a code that is not there is a",
+           "programming error, so this list is complete. Each diagnostic names the file, the line (and column",
+           "where known), what was expected and what was found; `out/report.json` holds them all. This page",
+           "is generated: `python -m warscribe.schema.diagnostics > docs/diagnostics.md`.", "",
+           "Levels: an **error** costs the record or the source it concerns (the rest of the build completes,",
+           "and the exit status is 1); a **warning** keeps the record as the source gives it (`--strict`",
+           "makes warnings fatal).", "",
+           "| code | level | what it means | what to do |", "|---|---|---|---|"]
+    out += [f"| `{c}` | {v.level} | {v.meaning} | {v.action} |" for c, v in CODES.items()]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    print(codes_markdown(), end="")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import yaml
 from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
+from warscribe.outputs import OutputError, staged
 
 SCHEMA_VERSION = "1.0"
 
@@ -42,12 +42,6 @@ def _json(data) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def _fresh(path: Path) -> None:
-    if path.exists():
-        shutil.rmtree(path)
-    path.mkdir(parents=True)
-
-
 def _meta(result: Result, kind: str | None, count: int) -> dict:
     meta = {
         "schema_version": SCHEMA_VERSION,
@@ -65,7 +59,6 @@ def _meta(result: Result, kind: str | None, count: int) -> dict:
 def write_yaml(result: Result, out: Path) -> dict[str, str]:
     """One YAML file per record: records/<kind>/<id>.yaml. Returns path -> sha256."""
     root = out / "records"
-    _fresh(root)
     sums = {}
     for rec in result.records:
         path = root / rec["kind"] / (rec["id"] + ".yaml")
@@ -78,7 +71,7 @@ def write_yaml(result: Result, out: Path) -> dict[str, str]:
 
 def write_json(result: Result, out: Path) -> dict[str, str]:
     """One JSON file per kind ({"meta", "data"}) and the bundle warscribe.json."""
-    _fresh(out)
+    out.mkdir(parents=True, exist_ok=True)
     sums = {}
     by_kind = {k: [r for r in result.records if r["kind"] == k] for k in KINDS}
     for kind, records in by_kind.items():
@@ -123,22 +116,35 @@ def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=N
           file=stream)
 
 
+# Errors of the manifest stage: the sources could not all be read, so the build would
+# silently lose records. The previous output is kept instead.
+_UNREADABLE = {"bad-manifest", "missing-source", "checksum", "unknown-format", "unconfined-source", "duplicate-source"}
+
+
+def _unreadable(result: Result) -> list:
+    return [d for d in result.report.errors if d.code in _UNREADABLE]
+
+
 def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False) -> int:
     result = extract(manifest)
-    out.mkdir(parents=True, exist_ok=True)
-    checksums = {}
-    checksums.update(write_yaml(result, out))
-    checksums.update({f"json/{k}": v for k, v in write_json(result, out / "json").items()})
     report = build_report(result)
-    (out / "report.json").write_text(_json(report), encoding="utf-8")
-    manifest_out = {
-        "generator": f"warscribe {__version__}",
-        "schema_version": SCHEMA_VERSION,
-        "sources": _meta(result, None, 0)["sources"],
-        "records": report["records"],
-        "files": dict(sorted(checksums.items())),
-    }
-    (out / "manifest.json").write_text(_json(manifest_out), encoding="utf-8")
+    stream = sys.stdout
+    if _unreadable(result) or not result.sources:
+        for d in result.report.sorted():
+            print(d.render(), file=stream)
+        print(f"The sources could not all be read: nothing written; the previous output in {out}/ is kept.",
+              file=stream)
+        return 1
+    try:
+        with staged(out) as stage:
+            write_build(result, report, stage)
+    except OutputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot write the build to {out}/: {exc.strerror or exc} "
+              f"({exc.filename or out}); the previous output is kept", file=sys.stderr)
+        return 1
     print_summary(result, report, out, quiet)
     if result.report.errors or result.rejected:
         return 1
@@ -148,14 +154,43 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
     return 0
 
 
+def write_build(result: Result, report: dict, out: Path) -> None:
+    """Every output file of a build into `out` (a fresh folder)."""
+    checksums = {}
+    checksums.update(write_yaml(result, out))
+    checksums.update({f"json/{k}": v for k, v in write_json(result, out / "json").items()})
+    (out / "report.json").write_text(_json(report), encoding="utf-8")
+    manifest_out = {
+        "generator": f"warscribe {__version__}",
+        "schema_version": SCHEMA_VERSION,
+        "sources": _meta(result, None, 0)["sources"],
+        "records": report["records"],
+        "files": dict(sorted(checksums.items())),
+    }
+    (out / "manifest.json").write_text(_json(manifest_out), encoding="utf-8")
+
+
 def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False) -> int:
     result = extract(manifest)
-    if fmt == "json":
-        write_json(result, out)
-    else:
-        from warscribe.extract.wahapedia import write_export
+    if _unreadable(result) or not result.sources:
+        for d in result.report.sorted():
+            print(d.render(), file=sys.stderr)
+        print(f"The sources could not all be read: nothing exported; {out}/ is untouched.", file=sys.stderr)
+        return 1
+    try:
+        with staged(out) as stage:
+            if fmt == "json":
+                write_json(result, stage)
+            else:
+                from warscribe.extract.wahapedia import write_export
 
-        write_export(result.records, out)
+                write_export(result.records, stage)
+    except OutputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot write to {out}/: {exc.strerror or exc}; nothing changed there", file=sys.stderr)
+        return 1
     if not quiet:
         for d in result.report.errors:
             print(d.render(), file=sys.stderr)

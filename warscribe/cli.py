@@ -115,11 +115,32 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _safe_streams() -> None:
+    """Never die on output: a terminal or pipe that cannot show a character gets an escape."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError):
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _safe_streams()
     args = parser().parse_args(argv)
     if args.command == "export" and args.out is None:
         args.out = str(DEFAULT_OUT / ("json" if args.format == "json" else "wahapedia-csv"))
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("interrupted; outputs being written were discarded, earlier ones are untouched", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print("error: input nested too deeply to process; see the limits in docs/formats.md", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,108 @@
+"""Writing outputs without losing a user's data.
+
+A build or an export is written into a staging folder beside its destination and moved
+into place only when complete, so a failed or interrupted run (a bad manifest, a full
+disk, Ctrl-C) leaves the previous output as it was. The destination is replaced only
+when it is empty or a Warscribe output (recognised by the manifest or bundle Warscribe
+wrote there); a folder of anything else is refused, never deleted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+
+class OutputError(Exception):
+    """An output that may not or cannot be written; the message says which and why."""
+
+
+def is_warscribe_output(folder: Path) -> bool:
+    """A folder Warscribe wrote: its manifest.json (or bundle) names Warscribe as generator."""
+    for name, key in (("manifest.json", ("generator",)), ("warscribe.json", ("meta", "generator"))):
+        path = folder / name
+        if not path.is_file() or path.stat().st_size > 64 << 20:
+            continue
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+            for k in key:
+                value = value[k]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if isinstance(value, str) and value.startswith("warscribe"):
+            return True
+    return False
+
+
+def check_replaceable(out: Path) -> None:
+    """OutputError unless `out` is absent, an empty folder, or a Warscribe output."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise OutputError(f"{out} exists and is not a folder; choose another --out")
+    if out.is_dir() and any(out.iterdir()) and not is_warscribe_output(out):
+        raise OutputError(f"{out} is not empty and is not a Warscribe output (no manifest.json of ours); "
+                          "nothing was written there. Choose an empty or new folder with --out")
+
+
+@contextlib.contextmanager
+def staged(out: Path) -> Iterator[Path]:
+    """A fresh folder to write `out` into; moved into place when the block completes.
+
+    On an exception the staging folder is removed and `out` is left untouched.
+    """
+    check_replaceable(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        yield stage
+        if not (stage / "manifest.json").exists():
+            _write_manifest(stage)
+        check_replaceable(out)  # again: something may have been written there meanwhile
+        _swap(stage, out)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+
+
+def _write_manifest(folder: Path) -> None:
+    """Every output folder says that Warscribe wrote it, and which files (so a later run may replace it)."""
+    from warscribe import __version__
+
+    files = {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+             for p in sorted(folder.rglob("*")) if p.is_file()}
+    text = json.dumps({"generator": f"warscribe {__version__}", "files": files}, indent=2) + "\n"
+    (folder / "manifest.json").write_text(text, encoding="utf-8")
+
+
+def _swap(stage: Path, out: Path) -> None:
+    if not out.exists():
+        os.replace(stage, out)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    os.rmdir(old)
+    os.replace(out, old)  # ours (checked): set aside, then the new one takes its name
+    try:
+        os.replace(stage, out)
+    except OSError:
+        os.replace(old, out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def write_text(path: Path, text: str) -> None:
+    """One file written whole or not at all (a temporary file renamed over it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
