@@ -255,13 +255,34 @@ def fragment_text(fragment: str) -> str:
         return "\n\n".join("\n".join(_collapse(x) for x in p.split("\n") if x.strip()) for p in paragraphs if p.strip())
     doc = Document(path="", ruleset="", kind="", meta={})
     reader = _Reader(doc, Report(), set())
-    reader.walk(BeautifulSoup(fragment, "html.parser"))
+    soup = BeautifulSoup(fragment, "html.parser")
+    if nesting_depth(soup)[0] > MAX_DEPTH:
+        # Too deep to walk: its plain text, one paragraph (the CSV reader reports the cell).
+        return _collapse(soup.get_text(" "))
+    reader.walk(soup)
     reader.flush()
     out = ""
     for ln, brk in zip(doc.lines, reader.breaks):
         if ln.use is None:
             out += ("" if not out else "\n" if brk == "soft" else "\n\n") + ln.text
     return out
+
+
+# Real pages nest a few dozen elements deep. The reader walks the tree recursively, so a
+# hostile page nested thousands deep is refused up front rather than crashing the build.
+MAX_DEPTH = 200
+
+
+def nesting_depth(soup: Tag) -> tuple[int, int]:
+    """(deepest element nesting, source line of the deepest element), without recursion."""
+    deepest, line = 0, 1
+    stack = [(soup, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest:
+            deepest, line = depth, node.sourceline or line
+        stack.extend((c, depth + 1) for c in node.contents if isinstance(c, Tag))
+    return deepest, line
 
 
 def read_html(path: str, data: bytes, ruleset: str, kind: str, meta: dict, report: Report) -> Document | None:
@@ -284,6 +305,11 @@ def read_html(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
         report.error(path, line, "binary-source", "page contains binary data (NUL byte)", expected="HTML text", found="NUL byte")
         return None
     soup = BeautifulSoup(text, "html.parser")
+    depth, deep_line = nesting_depth(soup)
+    if depth > MAX_DEPTH:
+        report.error(path, deep_line, "too-deep", f"elements nested {depth} deep; page not read",
+                     expected=f"at most {MAX_DEPTH} levels of nesting", found=f"{depth} levels")
+        return None
     doc = Document(path=path, ruleset=ruleset, kind=kind, meta=meta)
     doc.raw_line_count = text.count("\n") + (0 if text.endswith("\n") else 1)
 

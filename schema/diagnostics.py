@@ -40,6 +40,8 @@ CODES: dict[str, Code] = {
     "binary-source": Code("error", "A source is binary, not text.", "Point the manifest at the text or HTML file."),
     "bad-encoding": Code("error", "A source is not valid UTF-8 at the line and column given.",
                          "Re-save the file as UTF-8."),
+    "too-deep": Code("error", "An HTML page nests elements deeper than the reader allows; it was not read.",
+                     "Check the file is the rules page it should be."),
     "control-characters": Code("error", "A line holds control characters.", "Remove them from the source."),
     "missing-file": Code("error", "A file of a CSV export is missing.", "Export the complete data set."),
     # -- reading structured sources (CSV)

@@ -107,3 +107,28 @@ def test_a_scenario_file_too_large_is_refused_before_reading(tmp_path):
     big.write_bytes(b"# " + b"x" * (safeyaml.MAX_BYTES + 10) + b"\n")
     with pytest.raises(ScenarioError, match="more than"):
         evaluate(big)
+
+
+def test_escape_sequences_in_a_source_never_reach_the_terminal(tmp_path):
+    import subprocess
+    import sys
+
+    page = SEED.read_bytes().replace(b"KEYWORDS", b"\x1b[2J\x1b[H0 errors, 0 warnings\x07\xe2\x80\xae KEYWORDS", 1)
+    (tmp_path / "page.txt").write_bytes(page)
+    manifest = write_manifest(tmp_path, [{"file": "page.txt", "ruleset": "10e", "kind": "datasheet-page"}])
+    proc = subprocess.run([sys.executable, "-m", "warscribe.cli", "build", "--manifest", str(manifest),
+                           "--out", str(tmp_path / "out")], capture_output=True, text=True)
+    shown = proc.stdout + proc.stderr
+    assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
+    assert "\\x1b[2J" in shown  # shown, escaped, where the line is reported
+
+
+def test_a_page_nested_too_deep_is_a_located_error_and_the_rest_builds(tmp_path):
+    deep = "<html><body><h1>Paladin Squad</h1>" + "<div>" * 600 + "x" + "</div>" * 600 + "</body></html>"
+    (tmp_path / "deep.html").write_text(deep, encoding="utf-8")
+    (tmp_path / SEED.name).write_bytes(SEED.read_bytes())
+    manifest = write_manifest(tmp_path, [{"file": "deep.html", "ruleset": "10e", "kind": "datasheet-page"},
+                                         {"file": SEED.name, "ruleset": "10e", "kind": "datasheet-page"}])
+    result = extract(manifest)
+    assert [d.code for d in result.report.errors] == ["too-deep"]
+    assert any(r["id"] == "grey-knights/paladin-squad" for r in result.records)
