@@ -1,0 +1,159 @@
+"""Rules and abilities: headed blocks of pages, and the passages of rules extracts."""
+
+from __future__ import annotations
+
+import re
+
+from warscribe.extract.blocks import Block
+from warscribe.extract.extracts import Passage
+from warscribe.extract.lines import Document
+from warscribe.extract.link.common import mentions
+from warscribe.extract.store import Store, provenance
+from warscribe.extract.text import check_text
+from warscribe.schema import ids, records
+from warscribe.schema.abilities import ABILITIES
+from warscribe.schema.diagnostics import Report
+from warscribe.schema.text import join_paragraphs, norm
+
+# Core abilities by name, in both editions (datasheets list them as 'CORE: ...').
+CORE_ABILITIES = {"deadly demise", "deep strike", "feel no pain", "fights first", "firing deck", "hover",
+                  "infiltrators", "leader", "lone operative", "scouts", "stealth", "support"}
+
+_ABILITY_BY_NAME = {norm(name.replace("-", " ")): aid for aid, (name, _k) in ABILITIES.items()}
+
+#: (ruleset, normalised name) -> (ability type, faction) of the CORE:/FACTION: abilities datasheets name
+NamedAbilities = dict[tuple[str, str], tuple[str, str]]
+
+
+def link_rule_block(report: Report, store: Store, named_abilities: NamedAbilities, doc: Document, block: Block) -> str:
+    """A headed block as a rule, or as an ability when its heading names one."""
+    title = block.title
+    bare = title.strip("[]").strip()
+    paragraphs = block.data["paragraphs"]
+    bullets = block.data["bullets"]
+    body = " ".join(paragraphs)
+    weapon_id = None
+    if title.startswith("[") or re.search(r"Weapons with \[", body):
+        weapon_id = _ABILITY_BY_NAME.get(norm(bare.replace("-", " ")))
+    named = named_abilities.get((doc.ruleset, norm(bare)))
+    kind = "ability"
+    if weapon_id:
+        rid, ability_type = ids.weapon_ability(doc.ruleset, weapon_id), "weapon"
+    elif named or norm(bare) in CORE_ABILITIES or (block.number or "").startswith("24."):
+        ability_type = named[0] if named else "core"
+        if named and named[0] == "faction":
+            rid = ids.faction_ability(named[1], bare)
+        else:
+            rid = ids.core_ability(doc.ruleset, bare)
+    else:
+        rid, kind = ids.rule(doc.ruleset, bare, block.number), "rule"
+    text = join_paragraphs(paragraphs)
+    for ln in block.lines:
+        check_text(report, doc.path, ln.no, ln.text, ln.col)
+    found = mentions(report, doc, block.lines, text + " " + " ".join(bullets))
+    if not text and not bullets:
+        report.warning(doc.path, block.first, "empty-rule", f"heading {title!r} has no text under it",
+                       expected="rule text", found="nothing")
+    flavour = block.data.get("flavour") or records.OMIT
+    if kind == "ability":
+        record = records.ability(
+            id=rid, name=bare, ruleset=doc.ruleset, type=ability_type, ability_id=weapon_id or records.OMIT,
+            number=block.number or records.OMIT, heading="printed", flavour=flavour, text=text,
+            bullets=bullets or records.OMIT, mentions=found)
+    else:
+        record = records.rule(
+            id=rid, name=bare, ruleset=doc.ruleset, number=block.number, title=bare, flavour=flavour, text=text,
+            bullets=bullets, see_also=block.data["see_also"], mentions=found)
+    store.add(record, doc, block.lines, merge=_merge_prose(report, doc, block))
+    return rid
+
+
+def link_passages(report: Report, store: Store, doc: Document, title: str, passages: list[Passage]) -> None:
+    """Attach headingless passages to the records they repeat, or keep them as their own."""
+    index = [(rid, _searchable(rec)) for rid, rec in store.records.items() if rec["kind"] in ("rule", "ability")]
+    for passage in passages:
+        key = norm(passage.text)
+        hits = [rid for rid, text in index if key and key in text and store.records[rid]["ruleset"] == doc.ruleset]
+        for ln in passage.lines:
+            check_text(report, doc.path, ln.no, ln.text, ln.col)
+        if hits:
+            rid = sorted(hits, key=lambda r: (len(index[[i for i, _ in index].index(r)][1]), r))[0]
+            record = store.records[rid]
+            for ln in passage.lines:
+                ln.mark(rid)
+            store.add_provenance(record, provenance(doc, passage.lines))
+            continue
+        defined = _defining_mention(passage.text)
+        if defined:
+            found = mentions(report, doc, passage.lines, passage.text)
+            record = records.ability(
+                id=ids.weapon_ability(doc.ruleset, defined), name=ABILITIES[defined][0], ruleset=doc.ruleset,
+                type="weapon", ability_id=defined, heading="inferred", text=passage.display_text, mentions=found)
+            report.warning(doc.path, passage.lines[0].no, "heading-inferred",
+                           f"heading lost in scraping; passage read as the rule of [{ABILITIES[defined][0]}] "
+                           "from the ability it defines",
+                           expected="a heading", found=passage.text[:60])
+            store.add(record, doc, passage.lines, merge=_merge_prose(report, doc, None))
+            continue
+        first_words = " ".join(re.findall(r"[A-Za-z0-9]+", passage.text)[:6])
+        found = mentions(report, doc, passage.lines, passage.text)
+        record = records.rule(
+            id=ids.untitled_rule(doc.ruleset, title, first_words), name=f"{title}: {_sentence_start(passage.text)}",
+            ruleset=doc.ruleset, number=None, title=None, text=passage.display_text, bullets=passage.bullets,
+            see_also=[], mentions=found)
+        report.warning(doc.path, passage.lines[0].no, "heading-lost",
+                       "passage has no heading and repeats no known rule; kept as an untitled rule",
+                       expected="a heading", found=passage.text[:60])
+        store.add(record, doc, passage.lines)
+
+
+def _searchable(record: dict) -> str:
+    parts = [record.get("flavour", ""), record.get("text", ""), " ".join(record.get("bullets", []))]
+    return norm(" ".join(p for p in parts if p))
+
+
+def _sentence_start(text: str) -> str:
+    first = re.split(r"(?<=[.:])\s", text.strip(), maxsplit=1)[0]
+    first = first.lstrip("•-0123456789. ").strip()
+    return first if len(first) <= 60 else first[:57].rsplit(" ", 1)[0] + "…"
+
+
+_DEFINING = re.compile(
+    r"(?:with an? |made with an? |number of |takes the form |^)\[(?P<name>[A-Z][A-Z \-]*?[A-Z])(?:[ \-](?:X|\d|D\d)[^\]]*)?\]"
+    r"(?: weapons?| and \[)")
+
+
+def _defining_mention(text: str) -> str | None:
+    """The weapon ability a headingless passage defines ('... with a [HEAVY] weapon ...')."""
+    m = _DEFINING.search(text)
+    if not m:
+        return None
+    return _ABILITY_BY_NAME.get(norm(m.group("name").replace("-", " ")))
+
+
+def _merge_prose(report: Report, doc: Document, block: Block | None):
+    """A heading printed twice: keep every distinct paragraph and bullet, in order."""
+    def merge(old: dict, new: dict) -> None:
+        changed = False
+        old_paras = old["text"].split("\n\n") if old["text"] else []
+        known = {norm(p) for p in old_paras}
+        searchable = _searchable(old)
+        for para in (new["text"].split("\n\n") if new["text"] else []):
+            if norm(para) not in known and norm(para) not in searchable:
+                old_paras.append(para)
+                changed = True
+        old["text"] = join_paragraphs(old_paras)
+        if new.get("bullets"):
+            bullets = old.setdefault("bullets", [])
+            known_bullets = {norm(x) for x in bullets}
+            for b in new["bullets"]:
+                if norm(b) not in known_bullets:
+                    known_bullets.add(norm(b))
+                    bullets.append(b)
+                    changed = True
+        if changed:
+            where = f"line {block.first}" if block else "this passage"
+            report.warning(doc.path, block.first if block else 1, "heading-repeated",
+                           f"{old['id']} is printed more than once with different parts ({where}); parts merged",
+                           expected="one text", found=old["name"])
+    return merge
