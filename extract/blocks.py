@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
+from warscribe.extract.stratagem_text import DESIGNER, FIELD, stratagem_fields
 from warscribe.schema.text import clean_name, norm
 
 _CP = re.compile(r"^(\d+)\s*CP$")
@@ -23,10 +24,6 @@ _NUM_PREFIX = re.compile(r"^(?P<num>\d\d(?:\.\d\d){0,3})\s+(?P<title>\S.*)$")
 _NUM_SUFFIX = re.compile(r"^(?P<title>\S.*?)(?P<num>\d\d\.\d\d(?:\.\d\d)?)(?:\s*/\s*(?P<alias>.+?)\d\d\.\d\d)?$")
 _USAGE = re.compile(r"^The (?P<kws>.+?) keywords? (?:is|are) used in the following (?P<faction>.+?) datasheets:$")
 _DETACHMENT = re.compile(r"^(?P<det>[A-Z][A-Za-z’' \-]+) Detachment$")
-_FIELD = re.compile(
-    r"^(?P<label>WHEN|TARGET|EFFECT|RESTRICTIONS|MAXIMUM DISTANCE|ELIGIBLE IF|BEFORE MOVING|AFTER MOVING"
-    r"|WHILE MOVING|WHILE SHOOTING|SET-UP DISTANCE):\s*(?P<text>.*)$")
-_DESIGNER = re.compile(r"^Designer[’']s Note:\s*(?P<text>.*)$")
 _ONLY_PIPES = re.compile(r"^[|\s]+$")
 
 # Datasheet categories that the pages' keyword-usage lists and army-list menus name.
@@ -65,7 +62,7 @@ def _is_title(text: str, ruleset: str) -> bool:
     text = text.strip()
     if not text or len(text) > 60 or len(text.split()) > 8:
         return False
-    if text[-1] in ".,;:|" or text.startswith(("- ", "+", "|")) or _FIELD.match(text) or _CP.match(text):
+    if text[-1] in ".,;:|" or text.startswith(("- ", "+", "|")) or FIELD.match(text) or _CP.match(text):
         return False
     if not (text[0].isupper() or text[0].isdigit() or text[0] == "["):
         return False
@@ -232,38 +229,6 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         _prose_body(doc, block, _dedupe(doc, block, block.lines[1:]), report)
 
 
-def stratagem_fields(texts: list[str]) -> tuple[dict[str, str], str | None, list[str]]:
-    """WHEN / TARGET / EFFECT / RESTRICTIONS (and a designer's note) from a stratagem's lines.
-
-    Returns (fields, flavour, stray): the flavour is a first line before any field;
-    bullets and stray cells after a field belong to the field that announced a list
-    (its text ends with ':'), else to the last field; `stray` lists anything else.
-    """
-    fields: dict[str, str] = {}
-    order: list[str] = []
-    flavour = None
-    stray: list[str] = []
-    for text in (t.strip() for t in texts):
-        if not text:
-            continue
-        fm = _FIELD.match(text)
-        dm = _DESIGNER.match(text)
-        if fm:
-            key = fm.group("label").lower()
-            fields[key] = fm.group("text").strip()
-            order.append(key)
-        elif dm:
-            fields["designer_note"] = dm.group("text").strip()
-        elif not order and flavour is None:
-            flavour = text
-        elif order:
-            target = next((k for k in reversed(order) if fields[k].rstrip().endswith(":")), order[-1])
-            fields[target] = fields[target] + "\n" + text
-        else:
-            stray.append(text)
-    return fields, flavour, stray
-
-
 def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
     fields, flavour, stray = stratagem_fields([ln.text for ln in body])
     for text in stray:
@@ -279,7 +244,7 @@ def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Repor
 
 
 def _looks_like_flavour(text: str) -> bool:
-    if _FIELD.match(text) or _DESIGNER.match(text):
+    if FIELD.match(text) or DESIGNER.match(text):
         return False
     if re.search(r"\b(roll|rolls|D6|D3|each time|must|you can|cannot|characteristic|subtract|add 1|if|Engagement Range)\b|\"",
                  text, re.I):

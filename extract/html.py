@@ -34,7 +34,9 @@ import re
 from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
 
 from warscribe.schema.diagnostics import Report
+from warscribe.extract.encoding import decode_utf8
 from warscribe.extract.lines import Document, Line
+from warscribe.extract.stratagem_text import LABEL_ONLY
 
 # Never content: dropped with everything inside.
 _DROPPED = {"script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "canvas",
@@ -52,9 +54,6 @@ _BLOCK = {"address", "article", "blockquote", "body", "caption", "center", "dd",
           "ul"}
 _ABILITY_CLASSES = {"kwb", "kwb2", "kwbw"}
 _TOOLTIP_ID = re.compile(r"^tooltip_content\d+$")
-# Labels that start a line of a stratagem (or 11th-edition move) text.
-_LABELS = re.compile(r"^(?:WHEN|TARGET|EFFECT|RESTRICTIONS|MAXIMUM DISTANCE|ELIGIBLE IF|BEFORE MOVING|AFTER MOVING"
-                     r"|WHILE MOVING|WHILE SHOOTING|SET-UP DISTANCE|Designer[’']s Note):$")
 # HTML whitespace (not U+00A0, which is content).
 _SPACE = re.compile(r"[ \t\n\r\f]+")
 
@@ -164,7 +163,7 @@ class _Reader:
             self.flush()
             self.table(node, in_tooltip)
             return
-        if name in ("b", "strong") and _LABELS.match(_collapse(node.get_text())):
+        if name in ("b", "strong") and LABEL_ONLY.match(_collapse(node.get_text())):
             self.flush("soft")
         if name in _BLOCK:
             self.flush()
@@ -292,14 +291,10 @@ def read_html(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        report.error(path, line, "bad-encoding", "page is not valid UTF-8; undecodable bytes replaced",
-                     expected="UTF-8 text", found=repr(data[exc.start:exc.start + 8]), column=col)
-        text = data.decode("utf-8", errors="replace")
+    text, bad = decode_utf8(data)
+    if bad is not None:
+        report.error(path, bad.line, "bad-encoding", "page is not valid UTF-8; undecodable bytes replaced",
+                     expected="UTF-8 text", found=bad.found, column=bad.column)
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         report.error(path, line, "binary-source", "page contains binary data (NUL byte)", expected="HTML text", found="NUL byte")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from warscribe.extract.encoding import decode_utf8
 from warscribe.schema.diagnostics import Report
 
 # What a line may be classified as when no record uses it.
@@ -111,7 +112,7 @@ def read_text(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
         line = data[: data.index(b"\x00")].count(b"\n") + 1
         report.error(path, line, "binary-source", "source file contains binary data (NUL byte)", expected="UTF-8 text", found="NUL byte")
         return None
-    text = data.decode("utf-8", errors="replace")
+    text, _bad = decode_utf8(data)  # each line with replaced bytes is reported below
     physical = text.split("\n")
     if physical and physical[-1] == "":
         physical.pop()

@@ -8,30 +8,12 @@ When two sightings disagree, the first is kept and the disagreement reported.
 from __future__ import annotations
 
 from warscribe.schema.diagnostics import Report
+from warscribe.extract import provenance
 from warscribe.extract.lines import Document, Line
 from warscribe.schema.text import norm
 
 # Fields that differ between sightings without making them different records.
 _IDENTITY_IGNORED = {"source", "ruleset"}
-
-
-# Lines of one sighting further apart than this are separate places on the page
-# (a stratagem's list entry at the top and its text further down).
-_GAP = 4
-
-
-def provenance(doc: Document, lines: list[Line], fields: list[str] | None = None) -> list[dict]:
-    """One entry per cluster of nearby lines."""
-    entries: list[dict] = []
-    for no in sorted({ln.no for ln in lines}):
-        if entries and no - entries[-1]["last_line"] <= _GAP:
-            entries[-1]["last_line"] = no
-            continue
-        entry = {"file": doc.path, "first_line": no, "last_line": no, "ruleset": doc.ruleset}
-        if fields:
-            entry["fields"] = fields
-        entries.append(entry)
-    return entries
 
 
 def _comparable(value):
@@ -61,7 +43,7 @@ class Store:
         parts); without it, sightings must agree except for provenance.
         """
         rid = record["id"]
-        provs = provenance(doc, lines)
+        provs = provenance.from_lines(doc, lines)
         prov = provs[0]
         for ln in lines:
             ln.mark(rid)
@@ -88,10 +70,10 @@ class Store:
     def add_provenance(self, record: dict, provs: list[dict]) -> None:
         # Exact repeats are common (one passage matched by several lines); overlaps are
         # folded later by _merge_spans, so a set of exact keys is enough here.
-        seen = self._seen.setdefault(record["id"], {_key(e) for e in record["source"]})
+        seen = self._seen.setdefault(record["id"], {provenance.key(e) for e in record["source"]})
         for prov in provs:
-            if _key(prov) not in seen:
-                seen.add(_key(prov))
+            if provenance.key(prov) not in seen:
+                seen.add(provenance.key(prov))
                 record["source"].append(prov)
 
     def finish(self) -> list[dict]:
@@ -99,26 +81,7 @@ class Store:
         out = []
         for rid in sorted(self.records):
             rec = self.records[rid]
-            rec["source"] = _merge_spans(sorted(rec["source"], key=lambda p: (self.order.get(p["file"], 99), p["first_line"], p["last_line"])))
+            rec["source"] = provenance.merge_spans(sorted(rec["source"], key=lambda p: (self.order.get(p["file"], 99), p["first_line"], p["last_line"])))
             rec["ruleset"] = rec["source"][0]["ruleset"] if "fields" not in rec["source"][0] else rec["ruleset"]
             out.append(rec)
         return out
-
-
-def _key(entry: dict) -> tuple:
-    return (entry["file"], entry["first_line"], entry["last_line"], tuple(entry.get("fields") or ()))
-
-
-def _merge_spans(entries: list[dict]) -> list[dict]:
-    """Join sightings in one file that are separated by blank lines only (3 lines or fewer)."""
-    merged: list[dict] = []
-    for e in entries:
-        if merged:
-            last = merged[-1]
-            if (last["file"] == e["file"] and last.get("fields") == e.get("fields")
-                    and e["first_line"] - last["last_line"] <= _GAP):
-                # Also folds a span inside another (one passage seen through two records).
-                last["last_line"] = max(last["last_line"], e["last_line"])
-                continue
-        merged.append(dict(e))
-    return merged

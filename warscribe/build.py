@@ -182,7 +182,7 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False) -> int:
             if fmt == "json":
                 write_json(result, stage)
             else:
-                from warscribe.extract.wahapedia import write_export
+                from warscribe.export_csv import write_export
 
                 write_export(result.records, stage)
     except OutputError as exc:

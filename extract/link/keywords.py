@@ -5,7 +5,8 @@ from __future__ import annotations
 from warscribe.extract.blocks import Block
 from warscribe.extract.lines import Document, Line
 from warscribe.extract.page import PageParse
-from warscribe.extract.store import Store, provenance
+from warscribe.extract import provenance
+from warscribe.extract.store import Store
 from warscribe.schema import ids, records
 
 
@@ -44,4 +45,4 @@ def link_keywords(store: Store, pages: list[PageParse], keyword_usage: list[tupl
         for d, ls in places[1:]:
             for ln in ls:
                 ln.mark(record["id"])
-            store.add_provenance(store.records[record["id"]], provenance(d, ls))
+            store.add_provenance(store.records[record["id"]], provenance.from_lines(d, ls))

@@ -8,7 +8,8 @@ from warscribe.extract.blocks import Block
 from warscribe.extract.extracts import Passage
 from warscribe.extract.lines import Document
 from warscribe.extract.link.common import mentions
-from warscribe.extract.store import Store, provenance
+from warscribe.extract import provenance
+from warscribe.extract.store import Store
 from warscribe.extract.text import check_text
 from warscribe.schema import ids, records
 from warscribe.schema.abilities import ABILITIES
@@ -81,7 +82,7 @@ def link_passages(report: Report, store: Store, doc: Document, title: str, passa
             record = store.records[rid]
             for ln in passage.lines:
                 ln.mark(rid)
-            store.add_provenance(record, provenance(doc, passage.lines))
+            store.add_provenance(record, provenance.from_lines(doc, passage.lines))
             continue
         defined = _defining_mention(passage.text)
         if defined:

@@ -10,7 +10,8 @@ import pytest
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract.pipeline import extract
-from warscribe.extract.wahapedia import folder_sha256, load_export, write_export
+from warscribe.export_csv import write_export
+from warscribe.extract.wahapedia import folder_sha256, load_export
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "wahapedia"

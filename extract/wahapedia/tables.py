@@ -1,0 +1,175 @@
+"""The export's files into rows: multi-line rows, columns by header name, located errors."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warscribe.extract.encoding import decode_utf8
+from warscribe.extract.wahapedia.layout import BOM, ESSENTIAL, LAYOUT, REQUIRED, SEPARATOR
+from warscribe.schema.diagnostics import Report
+
+
+def folder_sha256(folder: Path) -> str:
+    """Checksum of an export folder: ``cd DIR && LC_ALL=C sha256sum * | sha256sum``.
+
+    That is the sha256 of the lines '<sha256 of file>  <name>\\n' for every regular,
+    non-hidden file directly in the folder, in byte order of the names.
+    """
+    lines = []
+    for path in sorted((p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")),
+                       key=lambda p: p.name.encode()):
+        lines.append(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.name}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+@dataclass
+class Row:
+    file: str  # as reported: '<folder>/<Name>.csv'
+    number: int  # data row, 1-based (the header is row 0)
+    line: int  # physical line the row starts on
+    last_line: int
+    values: dict[str, str]
+    columns: list[str]
+
+    def __getitem__(self, column: str) -> str:
+        return self.values.get(column, "")
+
+    def col(self, column: str) -> int:
+        return self.columns.index(column) + 1 if column in self.columns else 0
+
+    def error(self, report: Report, code: str, column: str, message: str, expected: str = "", found: str = "",
+              level: str = "error") -> None:
+        where = f"{Path(self.file).name} row {self.number}, column {column!r}: "
+        getattr(report, level)(self.file, self.line, code, where + message, expected=expected,
+                               found=found if found else self[column], column=self.col(column))
+
+
+@dataclass
+class Table:
+    name: str
+    file: str
+    columns: list[str]
+    rows: list[Row] = field(default_factory=list)
+
+
+def read_table(folder: Path, name: str, display: str, report: Report) -> Table | None:
+    """One file of the export; None (reported) if it is absent, undecodable as a table or lacks a column."""
+    path = folder / name
+    file = f"{display}/{name}"
+    if not path.is_file():
+        if name in ESSENTIAL:
+            report.error(file, 1, "missing-file", f"the export has no {name}", expected=name, found="nothing")
+        return None
+    data = path.read_bytes()
+    text, bad = decode_utf8(data)
+    if bad is not None:
+        report.error(file, bad.line, "bad-encoding", f"{name} is not valid UTF-8 (byte {bad.column} of line {bad.line}); "
+                     "undecodable bytes replaced, rows with them reported",
+                     expected="UTF-8 text", found=bad.found)
+    text = text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
+    physical = text.split("\n")
+    header = physical[0]
+    if SEPARATOR not in header:
+        counts = {sep: header.count(sep) for sep in (",", ";", "\t")}
+        found = max(counts, key=counts.get) if any(counts.values()) else "no separator"
+        report.error(file, 1, "wrong-separator", f"{name} row 0 (header): columns are not separated by '|'; file not read",
+                     expected="'|' between columns and after the last", found=repr(found) + " in " + header[:80],
+                     column=1)
+        return None
+    columns = [c.strip() for c in header.split(SEPARATOR)]
+    if columns and columns[-1] == "":
+        columns.pop()
+    missing = [c for c in REQUIRED.get(name, []) if c not in columns]
+    if missing:
+        for c in missing:
+            report.error(file, 1, "missing-column", f"{name} row 0 (header): column {c!r} is missing; file not read",
+                         expected=", ".join(REQUIRED[name]), found=", ".join(columns), column=len(columns) + 1)
+        return None
+    table = Table(name, file, columns)
+    _rows(table, physical, report)
+    return table
+
+
+def _rows(table: Table, physical: list[str], report: Report) -> None:
+    n = len(table.columns)
+    buf: list[str] = []
+    start = 0
+    number = 0
+
+    def complete(piece: str) -> bool:
+        return piece.count(SEPARATOR) >= n and piece.rstrip().endswith(SEPARATOR)
+
+    def emit(lines: list[str], first: int) -> None:
+        nonlocal number
+        number += 1
+        joined = "\n".join(lines)
+        parts = joined.split(SEPARATOR)
+        row = Row(table.file, number, first, first + len(lines) - 1, {}, table.columns)
+        if joined.rstrip().endswith(SEPARATOR):
+            parts = parts[:-1]
+        if len(parts) > n:
+            extra = len(parts) - n
+            row.values = dict(zip(table.columns, (p.strip() for p in parts)))
+            report.error(table.file, first, "too-many-fields",
+                         f"{table.name} row {number}: {len(parts)} fields for {n} columns "
+                         f"(first extra at column {n + 1}); row skipped",
+                         expected=f"{n} fields: {', '.join(table.columns)}",
+                         found=f"{extra} more: " + SEPARATOR.join(parts[n:])[:80], column=n + 1)
+            return
+        if len(parts) < n:
+            report.error(table.file, first, "too-few-fields",
+                         f"{table.name} row {number}: {len(parts)} fields for {n} columns "
+                         f"(column {table.columns[len(parts)]!r} and after missing); row skipped",
+                         expected=f"{n} fields: {', '.join(table.columns)}", found=joined[:80],
+                         column=len(parts) + 1)
+            return
+        row.values = {c: p.strip() for c, p in zip(table.columns, parts)}
+        for c, v in row.values.items():
+            if "\ufffd" in v:
+                row.error(report, "bad-encoding", c, "text is not valid UTF-8; undecodable bytes replaced",
+                          expected="UTF-8 text")
+        table.rows.append(row)
+
+    for index, line in enumerate(physical[1:], start=2):
+        if not buf:
+            if not line.strip():
+                continue
+            start = index
+        elif complete(line) and line.count(SEPARATOR) == n:
+            # The next line is a whole row by itself: what came before was cut short.
+            emit(buf, start)
+            buf, start = [], index
+        buf.append(line)
+        if complete("\n".join(buf)):
+            emit(buf, start)
+            buf = []
+    if buf:
+        emit(buf, start)
+
+
+def read_export(folder: Path, display: str, report: Report) -> dict[str, Table]:
+    tables = {}
+    for name in REQUIRED:
+        table = read_table(folder, name, display, report)
+        if table is not None:
+            tables[name] = table
+    known = set(REQUIRED) | set(LAYOUT)
+    if folder.is_dir():
+        for path in sorted(folder.iterdir()):
+            if path.suffix == ".csv" and path.name not in known:
+                report.warning(f"{display}/{path.name}", 1, "unknown-table", f"{path.name} is not a table of the export; ignored",
+                               expected=", ".join(sorted(known)), found=path.name)
+    return tables
+
+
+def true(raw: str) -> bool:
+    return raw.strip().lower() in ("true", "1", "yes")
+
+
+def line_key(row: Row) -> tuple:
+    def num(v: str) -> tuple:
+        v = v.strip()
+        return (0, int(v), "") if v.isdigit() else (1, 0, v)
+    return (num(row["line"]), num(row["line_in_wargear"]), row.number)

@@ -1,0 +1,168 @@
+"""Records as a Wahapedia-style CSV export (the 11th-edition layout), for ``warscribe export``."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from warscribe.extract.wahapedia.layout import BOM, LAYOUT, SEPARATOR
+from warscribe.schema.text import slugify
+
+
+def _cell(value) -> str:
+    """A text as an HTML field: escaped, line breaks as <br>, '|' as an entity."""
+    if value is None:
+        return ""
+    text = html.escape(str(value), quote=False).replace("|", "&#124;")
+    return text.replace("\r", "").replace("\n", "<br>")
+
+
+def _write(out: Path, name: str, rows: list[dict]) -> None:
+    columns = LAYOUT[name]
+    lines = [SEPARATOR.join(columns) + SEPARATOR]
+    for row in rows:
+        lines.append(SEPARATOR.join(str(row.get(c, "")) for c in columns) + SEPARATOR)
+    (out / name).write_bytes((BOM + "\r\n".join(lines) + "\r\n").encode("utf-8"))
+
+
+EDITIONS = {"10e": "10th", "11e": "11th"}
+
+
+def write_export(records: list[dict], out: Path) -> None:
+    """Write records as a Wahapedia-style export (the 11th-edition layout) into `out`.
+
+    An export holds one edition, as the site's do: records of one ruleset are written
+    into `out` itself; records of several into `out/10e/`, `out/11e/` ... Ids are made
+    from our record ids, so the same records give byte-identical files. Only what the
+    format carries is written: datasheets with their weapons, models, abilities,
+    options, composition and costs; stratagems, enhancements, detachments.
+    """
+    rulesets = sorted({r["ruleset"] for r in records})
+    out.mkdir(parents=True, exist_ok=True)
+    if len(rulesets) <= 1:
+        _write_edition(records, out, rulesets[0] if rulesets else "")
+        return
+    for old in out.glob("*.csv"):
+        old.unlink()
+    for ruleset in rulesets:
+        _write_edition([r for r in records if r["ruleset"] == ruleset], out / ruleset, ruleset)
+
+
+def _write_edition(records: list[dict], out: Path, ruleset: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.csv"):
+        old.unlink()
+    by_kind: dict[str, list[dict]] = {}
+    for rec in sorted(records, key=lambda r: r["id"]):
+        by_kind.setdefault(rec["kind"], []).append(rec)
+    factions: dict[str, str] = {}
+    for rec in by_kind.get("datasheet", []) + by_kind.get("detachment", []):
+        factions[slugify(rec["faction"])] = rec["faction"]
+    det_faction = {d["id"]: slugify(d["faction"]) for d in by_kind.get("detachment", [])}
+    det_name = {d["id"]: d["name"] for d in by_kind.get("detachment", [])}
+    weapons = {w["id"]: w for w in by_kind.get("weapon", [])}
+    ds_ids = {d["id"]: f"{i:09d}" for i, d in enumerate(by_kind.get("datasheet", []), start=1)}
+    ds_by_name = {d["name"]: ds_ids[d["id"]] for d in by_kind.get("datasheet", [])}
+    t: dict[str, list[dict]] = {name: [] for name in LAYOUT}
+    # No date in Last_update.csv: the same records must give the same bytes.
+    t["Source.csv"] = [{"id": "1", "name": "Warscribe knowledge base", "type": "Export",
+                        "edition": EDITIONS.get(ruleset, ruleset)}]
+    abilities_seen: dict[tuple[str, str], str] = {}
+    for ds in by_kind.get("datasheet", []):
+        did = ds_ids[ds["id"]]
+        t["Datasheets.csv"].append({"id": did, "name": _cell(ds["name"]), "faction_id": slugify(ds["faction"]),
+                                    "source_id": "1", "virtual": "false", "is_support": "false",
+                                    "leader_head": _cell((ds.get("leader") or {}).get("text"))})
+        for n, m in enumerate(ds.get("models", []), start=1):
+            t["Datasheets_models.csv"].append({
+                "datasheet_id": did, "line": n, "name": _cell(m["name"]),
+                "M": "-" if m.get("M") is None else f'{m["M"]}"', "T": m.get("T", ""), "Sv": f'{m["Sv"]}+',
+                "inv_sv": "-" if m.get("invulnerable") is None else f'{m["invulnerable"]}+',
+                "inv_sv_descr": _cell(m.get("invulnerable_text")), "W": m.get("W", ""),
+                "Ld": "-" if m.get("Ld") is None else f'{m["Ld"]}+', "OC": "-" if m.get("OC") is None else m["OC"],
+                "base_size": _cell(m.get("base_size"))})
+        for n, wid in enumerate(ds["weapons"], start=1):
+            w = weapons.get(wid)
+            if w is None:
+                continue
+            t["Datasheets_wargear.csv"].append({
+                "datasheet_id": did, "line": n, "line_in_wargear": 1, "name": _cell(w["name"]),
+                "description": _cell(", ".join(a["text"].strip("[]") for a in w["abilities"])),
+                "range": "Melee" if w["range"] is None else f'{w["range"]}"', "type": w["type"].capitalize(),
+                "A": w["attacks"], "BS_WS": "N/A" if w["skill"] is None else f'{w["skill"]}+', "S": w["strength"],
+                "AP": w["ap"], "D": w["damage"]})
+        for kw in ds["keywords"]:
+            t["Datasheets_keywords.csv"].append({"datasheet_id": did, "keyword": _cell(kw), "is_faction_keyword": "false"})
+        for kw in ds["faction_keywords"]:
+            t["Datasheets_keywords.csv"].append({"datasheet_id": did, "keyword": _cell(kw), "is_faction_keyword": "true"})
+        for n, a in enumerate(ds["abilities"], start=1):
+            name = a["name"] + (" (Psychic)" if a.get("psychic") else "")
+            row = {"datasheet_id": did, "line": n, "type": a["type"].capitalize(), "description": _cell(a["text"])}
+            if a.get("ref"):
+                key = (a["ref"], a["name"])
+                if key not in abilities_seen:
+                    abilities_seen[key] = f"{len(abilities_seen) + 1:06d}"
+                    t["Abilities.csv"].append({"id": abilities_seen[key], "name": _cell(a["name"]),
+                                               "faction_id": "" if a["type"] == "core" else slugify(ds["faction"])})
+                row["ability_id"] = abilities_seen[key]
+            else:
+                row["name"] = _cell(name)
+            t["Datasheets_abilities.csv"].append(row)
+        for n, o in enumerate(ds["wargear_options"], start=1):
+            text = _cell(o["text"]) + ("<ul>" + "".join(f"<li>{_cell(c)}</li>" for c in o["choices"]) + "</ul>"
+                                       if o.get("choices") else "")
+            t["Datasheets_options.csv"].append({"datasheet_id": did, "line": n, "button": "", "description": text})
+        for n, c in enumerate(ds["composition"], start=1):
+            count = str(c["min"]) if c["min"] == c["max"] else f'{c["min"]}-{c["max"]}'
+            t["Datasheets_unit_composition.csv"].append({"datasheet_id": did, "line": n,
+                                                         "description": _cell(f'{count} {c["name"]}')})
+        n = 0
+        condition = None
+        for p in ds["points"]:
+            if p["condition"] != condition:
+                condition = p["condition"]
+                n += 1
+                t["Datasheets_models_cost.csv"].append({"datasheet_id": did, "line": n,
+                                                        "description": _cell(condition or "YOUR UNIT COSTS"), "cost": ""})
+            n += 1
+            t["Datasheets_models_cost.csv"].append({"datasheet_id": did, "line": n,
+                                                    "description": f'{p["models"]} model{"s" if p["models"] != 1 else ""}',
+                                                    "cost": p["points"]})
+        for key in ("leader", "led_by"):
+            for unit in (ds.get(key) or {}).get("units", []):
+                other = ds_by_name.get(unit)
+                if other:
+                    pair = (did, other) if key == "leader" else (other, did)
+                    t["Datasheets_leader.csv"].append({"leader_id": pair[0], "attached_id": pair[1]})
+    det_ids = {d["id"]: f"{i:06d}" for i, d in enumerate(by_kind.get("detachment", []), start=1)}
+    for d in by_kind.get("detachment", []):
+        t["Detachments.csv"].append({"id": det_ids[d["id"]], "faction_id": slugify(d["faction"]), "name": _cell(d["name"])})
+        if d.get("rule"):
+            t["Detachment_abilities.csv"].append({
+                "id": det_ids[d["id"]], "faction_id": slugify(d["faction"]), "name": _cell(d["rule"]["name"]),
+                "legend": _cell(d["rule"].get("flavour")),
+                "description": _cell(d["rule"]["text"] + (f"\n\nDesigner’s Note: {d['rule']['designer_note']}"
+                                                          if d["rule"].get("designer_note") else "")),
+                "detachment": _cell(d["name"]), "detachment_id": det_ids[d["id"]]})
+    for n, s in enumerate(by_kind.get("stratagem", []), start=1):
+        det = s.get("detachment")
+        label = {"core": "Core", "boarding-actions": "Boarding Actions"}.get(s["origin"], det_name.get(det, ""))
+        kind = " – ".join(x for x in (label, s.get("category")) if x) + " Stratagem"
+        parts = [f"<b>{k.upper()}:</b> {_cell(s[k])}" for k in ("when", "target", "effect", "restrictions") if s.get(k)]
+        if s.get("designer_note"):
+            parts.append(f"<b>Designer’s Note:</b> {_cell(s['designer_note'])}")
+        t["Stratagems.csv"].append({
+            "faction_id": det_faction.get(det, ""), "name": _cell(s["name"]), "id": f"{n:06d}", "type": _cell(kind),
+            "cp_cost": s["cp"], "legend": _cell(s.get("flavour")), "detachment": _cell(det_name.get(det, "")),
+            "detachment_id": det_ids.get(det, ""), "description": "<br><br>".join(parts)})
+    for n, e in enumerate(by_kind.get("enhancement", []), start=1):
+        det = e.get("detachment")
+        faction = det_faction.get(det) or slugify(e["id"].split("/")[0])
+        text = " ".join(x for x in (e.get("restriction"), e.get("text")) if x)
+        t["Enhancements.csv"].append({
+            "faction_id": faction, "name": _cell(e["name"]), "id": f"{n:06d}", "cost": e["points"],
+            "detachment": _cell(det_name.get(det, "")), "detachment_id": det_ids.get(det, ""),
+            "legend": _cell(e.get("flavour")), "description": _cell(text)})
+    t["Factions.csv"] = [{"id": fid, "name": _cell(name)} for fid, name in sorted(factions.items())]
+    for name, rows in t.items():
+        _write(out, name, rows)
