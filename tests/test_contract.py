@@ -88,8 +88,6 @@ def test_constructed_records_validate_and_leave_out_omitted_fields(kind):
     assert records.OMIT not in record.values()
 
 
-@pytest.mark.xfail(strict=True, reason="until extract/link.py and extract/wahapedia.py build records through "
-                   "schema/records.py (branch split): remove this marker then")
 def test_the_only_record_literals_are_in_the_constructors():
     """No module outside schema/records.py writes a record dict ({"id": ..., "kind": ...})."""
     offenders = []
