@@ -314,7 +314,11 @@ class _Builder:
                 continue
             category = _CATEGORY.search(fragment_text(r["type"]))
             parts, note = self._stratagem_text(r)
-            text_fields = {key: parts.get(key) for key in ("when", "target", "effect", "restrictions")}
+            text_fields = {key: parts.pop(key, None) for key in ("when", "target", "effect", "restrictions")}
+            for label in parts:
+                r.error(self.report, "stratagem-text", "description",
+                        f"stratagem {name}: {label.upper()}: is not a field of a stratagem record; its text is not kept",
+                        expected="WHEN, TARGET, EFFECT, RESTRICTIONS", found=label.upper(), level="warning")
             for key in ("when", "target", "effect"):
                 if text_fields[key] is None:
                     r.error(self.report, "stratagem-text", "description", f"stratagem {name} has no {key.upper()}:",

@@ -169,6 +169,18 @@ def test_bom_crlf_newlines_in_fields_and_html(tmp_path):
     assert report.diagnostics == []
 
 
+def test_a_label_a_stratagem_record_has_no_field_for_is_reported(tmp_path):
+    folder = _export(tmp_path, {"Stratagems.csv": (
+        "faction_id|name|id|type|cp_cost|legend|detachment|description|\n"
+        "|RAPID DASH|1|Core – Strategic Ploy Stratagem|1||"
+        "|<b>WHEN:</b> Your Movement phase.<br><b>TARGET:</b> One unit.<br><b>EFFECT:</b> It moves."
+        "<br><b>MAXIMUM DISTANCE:</b> 6\"|\n")})
+    records, report = load(folder, "10e")
+    assert records["core-10e/rapid-dash"]["effect"] == "It moves."
+    assert "maximum distance" not in records["core-10e/rapid-dash"]
+    [warning] = [d for d in report.warnings if d.code == "stratagem-text"]
+    assert warning.found == "MAXIMUM DISTANCE" and warning.line == 2
+
 # -- malformed exports ---------------------------------------------------------------------------
 
 def _copy_fixture(tmp_path: Path) -> Path:
