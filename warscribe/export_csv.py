@@ -52,24 +52,49 @@ def _write_edition(records: list[dict], out: Path, ruleset: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.csv"):
         old.unlink()
-    by_kind: dict[str, list[dict]] = {}
-    for rec in sorted(records, key=lambda r: r["id"]):
-        by_kind.setdefault(rec["kind"], []).append(rec)
-    factions: dict[str, str] = {}
-    for rec in by_kind.get("datasheet", []) + by_kind.get("detachment", []):
-        factions[slugify(rec["faction"])] = rec["faction"]
-    det_faction = {d["id"]: slugify(d["faction"]) for d in by_kind.get("detachment", [])}
-    det_name = {d["id"]: d["name"] for d in by_kind.get("detachment", [])}
-    weapons = {w["id"]: w for w in by_kind.get("weapon", [])}
-    ds_ids = {d["id"]: f"{i:09d}" for i, d in enumerate(by_kind.get("datasheet", []), start=1)}
-    ds_by_name = {d["name"]: ds_ids[d["id"]] for d in by_kind.get("datasheet", [])}
-    t: dict[str, list[dict]] = {name: [] for name in LAYOUT}
-    # No date in Last_update.csv: the same records must give the same bytes.
-    t["Source.csv"] = [{"id": "1", "name": "Warscribe knowledge base", "type": "Export",
-                        "edition": EDITIONS.get(ruleset, ruleset)}]
-    abilities_seen: dict[tuple[str, str], str] = {}
-    for ds in by_kind.get("datasheet", []):
-        did = ds_ids[ds["id"]]
+    for name, rows in _Edition(records, ruleset).tables().items():
+        _write(out, name, rows)
+
+
+class _Edition:
+    """The export's tables for the records of one ruleset, with export ids made from record ids."""
+
+    def __init__(self, records: list[dict], ruleset: str):
+        self.ruleset = ruleset
+        by_kind: dict[str, list[dict]] = {}
+        for rec in sorted(records, key=lambda r: r["id"]):
+            by_kind.setdefault(rec["kind"], []).append(rec)
+        self.by_kind = by_kind
+        self.det_faction = {d["id"]: slugify(d["faction"]) for d in by_kind.get("detachment", [])}
+        self.det_name = {d["id"]: d["name"] for d in by_kind.get("detachment", [])}
+        self.det_ids = {d["id"]: f"{i:06d}" for i, d in enumerate(by_kind.get("detachment", []), start=1)}
+        self.weapons = {w["id"]: w for w in by_kind.get("weapon", [])}
+        self.ds_ids = {d["id"]: f"{i:09d}" for i, d in enumerate(by_kind.get("datasheet", []), start=1)}
+        self.ds_by_name = {d["name"]: self.ds_ids[d["id"]] for d in by_kind.get("datasheet", [])}
+        self.abilities_seen: dict[tuple[str, str], str] = {}
+        self.t: dict[str, list[dict]] = {name: [] for name in LAYOUT}
+
+    def tables(self) -> dict[str, list[dict]]:
+        t = self.t
+        # No date in Last_update.csv: the same records must give the same bytes.
+        t["Source.csv"] = [{"id": "1", "name": "Warscribe knowledge base", "type": "Export",
+                            "edition": EDITIONS.get(self.ruleset, self.ruleset)}]
+        for ds in self.by_kind.get("datasheet", []):
+            self.datasheet(ds)
+        for d in self.by_kind.get("detachment", []):
+            self.detachment(d)
+        for n, s in enumerate(self.by_kind.get("stratagem", []), start=1):
+            self.stratagem(n, s)
+        for n, e in enumerate(self.by_kind.get("enhancement", []), start=1):
+            self.enhancement(n, e)
+        factions = {slugify(rec["faction"]): rec["faction"]
+                    for rec in self.by_kind.get("datasheet", []) + self.by_kind.get("detachment", [])}
+        t["Factions.csv"] = [{"id": fid, "name": _cell(name)} for fid, name in sorted(factions.items())]
+        return t
+
+    def datasheet(self, ds: dict) -> None:
+        t, weapons, abilities_seen = self.t, self.weapons, self.abilities_seen
+        did = self.ds_ids[ds["id"]]
         t["Datasheets.csv"].append({"id": did, "name": _cell(ds["name"]), "faction_id": slugify(ds["faction"]),
                                     "source_id": "1", "virtual": "false", "is_support": "false",
                                     "leader_head": _cell((ds.get("leader") or {}).get("text"))})
@@ -116,9 +141,15 @@ def _write_edition(records: list[dict], out: Path, ruleset: str) -> None:
             count = str(c["min"]) if c["min"] == c["max"] else f'{c["min"]}-{c["max"]}'
             t["Datasheets_unit_composition.csv"].append({"datasheet_id": did, "line": n,
                                                          "description": _cell(f'{count} {c["name"]}')})
+        self.costs(did, ds["points"])
+        self.leaders(did, ds)
+
+    def costs(self, did: str, points: list[dict]) -> None:
+        """Cost rows, each condition as a header row before its costs (as the site prints them)."""
+        t = self.t
         n = 0
         condition = None
-        for p in ds["points"]:
+        for p in points:
             if p["condition"] != condition:
                 condition = p["condition"]
                 n += 1
@@ -128,14 +159,18 @@ def _write_edition(records: list[dict], out: Path, ruleset: str) -> None:
             t["Datasheets_models_cost.csv"].append({"datasheet_id": did, "line": n,
                                                     "description": f'{p["models"]} model{"s" if p["models"] != 1 else ""}',
                                                     "cost": p["points"]})
+
+    def leaders(self, did: str, ds: dict) -> None:
+        t, ds_by_name = self.t, self.ds_by_name
         for key in ("leader", "led_by"):
             for unit in (ds.get(key) or {}).get("units", []):
                 other = ds_by_name.get(unit)
                 if other:
                     pair = (did, other) if key == "leader" else (other, did)
                     t["Datasheets_leader.csv"].append({"leader_id": pair[0], "attached_id": pair[1]})
-    det_ids = {d["id"]: f"{i:06d}" for i, d in enumerate(by_kind.get("detachment", []), start=1)}
-    for d in by_kind.get("detachment", []):
+
+    def detachment(self, d: dict) -> None:
+        t, det_ids = self.t, self.det_ids
         t["Detachments.csv"].append({"id": det_ids[d["id"]], "faction_id": slugify(d["faction"]), "name": _cell(d["name"])})
         if d.get("rule"):
             t["Detachment_abilities.csv"].append({
@@ -144,7 +179,9 @@ def _write_edition(records: list[dict], out: Path, ruleset: str) -> None:
                 "description": _cell(d["rule"]["text"] + (f"\n\nDesigner’s Note: {d['rule']['designer_note']}"
                                                           if d["rule"].get("designer_note") else "")),
                 "detachment": _cell(d["name"]), "detachment_id": det_ids[d["id"]]})
-    for n, s in enumerate(by_kind.get("stratagem", []), start=1):
+
+    def stratagem(self, n: int, s: dict) -> None:
+        t, det_name, det_faction, det_ids = self.t, self.det_name, self.det_faction, self.det_ids
         det = s.get("detachment")
         label = {"core": "Core", "boarding-actions": "Boarding Actions"}.get(s["origin"], det_name.get(det, ""))
         kind = " – ".join(x for x in (label, s.get("category")) if x) + " Stratagem"
@@ -155,7 +192,9 @@ def _write_edition(records: list[dict], out: Path, ruleset: str) -> None:
             "faction_id": det_faction.get(det, ""), "name": _cell(s["name"]), "id": f"{n:06d}", "type": _cell(kind),
             "cp_cost": s["cp"], "legend": _cell(s.get("flavour")), "detachment": _cell(det_name.get(det, "")),
             "detachment_id": det_ids.get(det, ""), "description": "<br><br>".join(parts)})
-    for n, e in enumerate(by_kind.get("enhancement", []), start=1):
+
+    def enhancement(self, n: int, e: dict) -> None:
+        t, det_name, det_faction, det_ids = self.t, self.det_name, self.det_faction, self.det_ids
         det = e.get("detachment")
         faction = det_faction.get(det) or slugify(e["id"].split("/")[0])
         text = " ".join(x for x in (e.get("restriction"), e.get("text")) if x)
@@ -163,6 +202,3 @@ def _write_edition(records: list[dict], out: Path, ruleset: str) -> None:
             "faction_id": faction, "name": _cell(e["name"]), "id": f"{n:06d}", "cost": e["points"],
             "detachment": _cell(det_name.get(det, "")), "detachment_id": det_ids.get(det, ""),
             "legend": _cell(e.get("flavour")), "description": _cell(text)})
-    t["Factions.csv"] = [{"id": fid, "name": _cell(name)} for fid, name in sorted(factions.items())]
-    for name, rows in t.items():
-        _write(out, name, rows)
