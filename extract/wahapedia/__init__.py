@@ -15,8 +15,9 @@ A malformed table costs its own rows, not the export: every problem is reported 
 the file, the row, the line it starts on and the column.
 
 One module per step: :mod:`.layout` (file names and columns, shared with the writer
-``warscribe.export_csv``), :mod:`.tables` (the files into rows), :mod:`.records`
-(rows into records, and into the build's store).
+``warscribe.export_csv``), :mod:`.tables` (the files into rows), :mod:`.datasheets` and
+:mod:`.detachments` (rows into records, by kind), :mod:`.records` (an export's records,
+and their merge into the build's store).
 """
 
 from warscribe.extract.wahapedia.records import Export, add_export, load_export
