@@ -101,6 +101,41 @@ CODES: dict[str, Code] = {
     "schema": Code("error", "A record fails its kind's JSON Schema; it was not written.", "Fix the reader that made it."),
     "unaccounted-line": Code("warning", "A source line that no record uses and no rule classifies.",
                              "Extend the parser, or classify the line as ignorable."),
+    # -- consistency checks on a build (`warscribe check`, warscribe/checks/)
+    "duplicate-record": Code("error", "Two records of a build share an id; readers keep the first.",
+                             "Give one of them its own id (schema/ids.py) or merge them in the extractor."),
+    "dangling-reference": Code("error", "A field names a record id that the build does not hold.",
+                               "Add a source with the record, or repair the reference."),
+    "unresolved-rule-number": Code("warning", "Text cites a rule number, e.g. (06.03), that no record of its ruleset has.",
+                                   "Add a source with the rule; if the number is a typo, annotate the text."),
+    "unresolved-ability": Code("warning", "Text names an [ABILITY] that is neither a weapon ability nor a record.",
+                               "Check the spelling, or add a source with the ability's rule."),
+    "unresolved-stratagem": Code("warning", "Text names a Stratagem that no record of its ruleset has.",
+                                 "Add a source with the stratagem, or check the name."),
+    "unresolved-keyword": Code("warning", "A datasheet keyword without a keyword record of its ruleset.",
+                               "Check the spelling of the keyword on the datasheet."),
+    "conflicting-text": Code("warning", "One name has different rules text within one ruleset (not a known variant).",
+                             "Find which text is current; annotate or fix the stale source."),
+    "number-conflict": Code("error", "One rule number is printed for two different rules of one ruleset.",
+                            "Find which rule holds the number; the other heading is misprinted."),
+    "mixed-case": Code("warning", "A word in mixed case (COvER): scraping damage to a KEYWORD.",
+                       "Re-scrape or annotate; the record keeps the text as printed."),
+    "broken-bracket": Code("warning", "An opening bracket without its closing one, or the reverse.",
+                           "Check the text around the column given; an [ABILITY] may have lost its end."),
+    "possible-typo": Code("warning", "A rare word one letter away from a common word of the build (Anny / Any).",
+                          "Check the word in the source; fix the source or annotate it."),
+    "run-on": Code("warning", "Two sentences or a heading and a sentence glued together (text.Each ...).",
+                   "The extractor lost a line break here; check the record's text split."),
+    "empty-field": Code("warning", "A text field or list is empty where a value is expected.",
+                        "Check the source; the value was lost in scraping or by the extractor."),
+    "duplicated-text": Code("warning", "The same sentence appears twice within one record.",
+                            "Check whether the extractor merged a passage with itself."),
+    "unknown-weapon-ability": Code("warning", "A weapon ability the ability lexicon does not know.",
+                                   "Check the spelling; a weapon-specific rule needs its text in the build."),
+    "missing-parameter": Code("error", "A weapon ability without the parameter it needs ([SUSTAINED HITS] without X).",
+                              "Restore the parameter from the source."),
+    "unaccounted-lines": Code("warning", "A source has lines that no record uses and no rule classifies (summary).",
+                              "See the unaccounted-line findings; extend the parser or classify the lines."),
     # -- engine input (scenarios, calc)
     "bad-scenario": Code("error", "A scenario does not match schema/scenario.schema.json or its values are impossible.",
                          "Fix the field the message names."),
@@ -146,11 +181,14 @@ class Diagnostic:
     expected: str = ""
     found: str = ""
     column: int = 0
+    record: str = ""  # the id of the record the finding is about, where there is one
 
     def render(self) -> str:
         """For a terminal: every part escaped, long quotes cut."""
         where = f"{printable(self.file)}:{self.line}" + (f":{self.column}" if self.column else "")
         out = f"{where}: {self.level}: {printable(self.message, 4 * EXCERPT)} [{self.code}]"
+        if self.record:
+            out += f"\n    record:   {printable(self.record)}"
         if self.expected:
             out += f"\n    expected: {printable(self.expected, EXCERPT)}"
         if self.found:
@@ -163,6 +201,8 @@ class Diagnostic:
              "message": _cut(self.message, 4 * EXCERPT)}
         if self.column:
             d["column"] = self.column
+        if self.record:
+            d["record"] = self.record
         if self.expected:
             d["expected"] = _cut(self.expected, 2 * EXCERPT)
         if self.found:

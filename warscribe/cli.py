@@ -43,6 +43,18 @@ def _calc(args: argparse.Namespace) -> int:
     return run_calc(args)
 
 
+def _check(args: argparse.Namespace) -> int:
+    from warscribe.checks.command import run_check
+
+    return run_check(args)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from warscribe.diff import run_diff
+
+    return run_diff(args)
+
+
 def _bench(args: argparse.Namespace) -> int:
     if args.target == "engine":
         from warscribe.bench_engine import run_bench
@@ -95,6 +107,26 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--out", default=None, help=f"output folder (default: {DEFAULT_OUT}/json or {DEFAULT_OUT}/wahapedia-csv)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.set_defaults(func=_export)
+
+    h = sub.add_parser("check", help="consistency checks on a build: the build's diagnostics and the checks'")
+    h.add_argument("build", nargs="?", default=str(DEFAULT_OUT), help=f"a build folder or bundle file (default: {DEFAULT_OUT})")
+    h.add_argument("--json", action="store_true", help="print the report as JSON")
+    h.add_argument("--fail-on", choices=["error", "warning"], default="error",
+                   help="the lowest level that makes the exit status non-zero (default: error)")
+    h.add_argument("--sources", default=None, metavar="DIR",
+                   help="where the build's sources are, for line and column (default: ./ and the checkout)")
+    h.add_argument("--only", default=None, metavar="CHECKS", help="comma-separated checks to run (default: all)")
+    h.set_defaults(func=_check)
+
+    d = sub.add_parser("diff", help="what changed between two builds or two git revisions, and what it changes")
+    d.add_argument("old", help="a build folder, or a git revision of the repository (built from its sources)")
+    d.add_argument("new", nargs="?", default=None, help="the same (default: the --ruleset-compare build, or out/)")
+    d.add_argument("--ruleset-compare", nargs=2, metavar=("OLD_RULESET", "NEW_RULESET"), default=None,
+                   help="pair the rules of two rulesets inside one build (OLD) and show their differences")
+    d.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    d.add_argument("--provenance", action="store_true", help="also report changed source line numbers")
+    d.add_argument("--repo", default=".", help="the git repository for revisions (default: .)")
+    d.set_defaults(func=_diff)
 
     c = sub.add_parser("calc", help="exact damage distributions for a scenario file")
     c.add_argument("scenario", help="scenario YAML file (see schema/scenario.schema.json)")

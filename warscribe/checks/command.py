@@ -1,0 +1,66 @@
+"""The `warscribe check` command: run the checks on a build, print the report, set the exit status."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+
+from warscribe.checks import CHECKS, run_checks
+from warscribe.checks.context import load
+from warscribe.schema.bundle import BundleError
+from warscribe.schema.diagnostics import Diagnostic
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe(text: str) -> str:
+    """Text from a build, made harmless for a terminal (no escape sequences)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
+
+
+def report_dict(findings: list[Diagnostic], missing_sources: list[str]) -> dict:
+    levels = Counter(f.level for f in findings)
+    return {
+        "errors": levels.get("error", 0),
+        "warnings": levels.get("warning", 0),
+        "codes": dict(sorted(Counter(f.code for f in findings).items())),
+        "sources_not_found": sorted(missing_sources),
+        "findings": [f.as_dict() for f in findings],
+    }
+
+
+def render_text(report: dict, findings: list[Diagnostic]) -> str:
+    lines = [safe(f.render()) for f in findings]
+    if report["sources_not_found"]:
+        lines.append("sources not found or changed since the build (findings point at record starts): "
+                     + ", ".join(safe(s) for s in report["sources_not_found"]))
+    by_code = ", ".join(f"{code} {n}" for code, n in report["codes"].items())
+    lines.append(f"{report['errors']} errors, {report['warnings']} warnings" + (f" ({by_code})" if by_code else ""))
+    return "\n".join(lines) + "\n"
+
+
+def failed(findings: list[Diagnostic], fail_on: str) -> bool:
+    levels = ("error",) if fail_on == "error" else ("error", "warning")
+    return any(f.level in levels for f in findings)
+
+
+def run_check(args) -> int:
+    only = set(args.only.split(",")) if args.only else None
+    if only and not only <= set(CHECKS):
+        print(f"--only: unknown check(s) {', '.join(sorted(only - set(CHECKS)))}; "
+              f"expected some of {', '.join(CHECKS)}", file=sys.stderr)
+        return 2
+    try:
+        ctx = load(args.build, args.sources)
+    except BundleError as exc:
+        print(f"warscribe check: {exc}", file=sys.stderr)
+        return 2
+    findings = run_checks(ctx, only)
+    report = report_dict(findings, ctx.missing_sources)
+    if args.json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_text(report, findings))
+    return 1 if failed(findings, args.fail_on) else 0
