@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import yaml
 
 from warscribe.extract.pipeline import Result, extract, line_accounting
+from warscribe.schema import SCHEMA_DIR
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
 from warscribe.outputs import OutputError, staged
@@ -170,7 +173,39 @@ def write_build(result: Result, report: dict, out: Path) -> None:
     (out / "manifest.json").write_text(_json(manifest_out), encoding="utf-8")
 
 
-def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False) -> int:
+def _build_time() -> str:
+    """Now, or SOURCE_DATE_EPOCH where a reproducible-build setup gives one, in UTC."""
+    stamp = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = datetime.fromtimestamp(int(stamp), timezone.utc) if stamp and stamp.isdigit() else datetime.now(timezone.utc)
+    return moment.replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def write_schemas(out: Path) -> None:
+    """The JSON Schemas the records follow, beside them (schemas/<name>.schema.json)."""
+    folder = out / "schemas"
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        (folder / path.name).write_bytes(path.read_bytes())
+
+
+def export_manifest(result: Result, out: Path, build_time: bool = False) -> dict:
+    """What an export holds: version, sources with sha256, counts per kind, every file's size and sha256."""
+    files = {}
+    for path in sorted(p for p in out.rglob("*") if p.is_file() and p.name != "manifest.json"):
+        data = path.read_bytes()
+        files[path.relative_to(out).as_posix()] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    manifest = {"warscribe": __version__, "schema_version": SCHEMA_VERSION}
+    if build_time:
+        manifest["build_time"] = _build_time()
+    manifest.update({
+        "sources": sorted(_meta(result, None, 0)["sources"], key=lambda s: s["file"]),
+        "records": {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS},
+        "files": files,
+    })
+    return manifest
+
+
+def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_time: bool = False) -> int:
     result = extract(manifest)
     if _unreadable(result) or not result.sources:
         for d in result.report.sorted():
@@ -181,6 +216,9 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False) -> int:
         with staged(out) as stage:
             if fmt == "json":
                 write_json(result, stage)
+                write_schemas(stage)
+                (stage / "manifest.json").write_text(_json(export_manifest(result, stage, build_time)),
+                                                     encoding="utf-8")
             else:
                 from warscribe.export_csv import write_export
 

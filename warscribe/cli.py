@@ -34,7 +34,8 @@ def _build(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from warscribe.build import run_export
 
-    return run_export(manifest=_manifest(args), out=Path(args.out), fmt=args.format, quiet=args.quiet)
+    return run_export(manifest=_manifest(args), out=Path(args.out), fmt=args.format, quiet=args.quiet,
+                      build_time=args.build_time)
 
 
 def _calc(args: argparse.Namespace) -> int:
@@ -106,6 +107,9 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--format", default="json", choices=["json", "wahapedia-csv"])
     e.add_argument("--out", default=None, help=f"output folder (default: {DEFAULT_OUT}/json or {DEFAULT_OUT}/wahapedia-csv)")
     e.add_argument("-q", "--quiet", action="store_true")
+    e.add_argument("--build-time", action="store_true",
+                   help="record the build time (SOURCE_DATE_EPOCH if set) in manifest.json; "
+                        "without it, the same sources give byte-identical output")
     e.set_defaults(func=_export)
 
     h = sub.add_parser("check", help="consistency checks on a build: the build's diagnostics and the checks'")

@@ -46,7 +46,7 @@ class Context:
 
     def where(self, record: dict | None) -> tuple[str, int]:
         """The record's first source line (file, line); the build itself when it has none."""
-        for prov in (record or {}).get("source") or []:
+        for prov in _provenance(record or {}):
             return prov.get("file", self.origin), int(prov.get("first_line", 0))
         return self.origin, 0
 
@@ -54,7 +54,7 @@ class Context:
         """(file, line, column) of `snippet` in the record's source lines; else its first line."""
         if snippet:
             folded = snippet.casefold()
-            for prov in record.get("source") or []:
+            for prov in _provenance(record):
                 lines = self.sources.get(prov.get("file", ""))
                 if not lines:
                     continue
@@ -96,6 +96,12 @@ class Context:
                 for i, item in enumerate(value):
                     if isinstance(item, str):
                         yield f"{path}[{i}]", item
+
+
+def _provenance(record: dict) -> list[dict]:
+    """A record's sources in file and line order, so findings do not depend on the order of the build's sources."""
+    return sorted((p for p in record.get("source") or [] if isinstance(p, dict)),
+                  key=lambda p: (str(p.get("file", "")), int(p.get("first_line", 0) or 0)))
 
 
 def _get(record: dict, path: str):
