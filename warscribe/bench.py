@@ -1,4 +1,4 @@
-"""`warscribe bench build`: time and peak memory of full builds as the sources grow.
+"""`warscribe bench build|check|diff`: time and peak memory of builds, checks and diffs as the sources grow.
 
 The corpus at scale N holds N copies of every seed; datasheet pages get renamed units
 (so each copy adds new datasheet and weapon records), while their stratagems, rules
@@ -24,14 +24,18 @@ import yaml
 from warscribe import ROOT
 
 
-def generate_corpus(folder: Path, scale: int) -> tuple[Path, int]:
-    """Write `scale` copies of the seeds with a manifest; return (manifest, source lines)."""
+def generate_corpus(folder: Path, scale: int, edit=None) -> tuple[Path, int]:
+    """Write `scale` copies of the seeds with a manifest; return (manifest, source lines).
+
+    `edit(text, file)`, when given, changes every copy of a file (as an erratum would)."""
     manifest = yaml.safe_load((ROOT / "sources" / "manifest.yaml").read_text(encoding="utf-8"))
     entries = []
     lines = 0
     for copy in range(1, scale + 1):
         for entry in manifest["sources"]:
             data = (ROOT / "sources" / entry["file"]).read_bytes()
+            if edit:
+                data = edit(data.decode("utf-8"), entry["file"]).encode("utf-8")
             if entry["kind"] == "datasheet-page" and copy > 1:
                 text = data.decode("utf-8")
                 first, rest = text.split("\n", 1)
@@ -60,7 +64,66 @@ def _timed_build(manifest: Path, out: Path) -> tuple[float, float, str]:
     return elapsed, usage.ru_maxrss / 1024, records.group(1)
 
 
+# The erratum `bench diff` applies to every copy: the Inquisitor's bolt pistol gains AP -1.
+_ERRATUM = ('| Bolt pistol pistol | 12" | 1 | 3+ | 4 | 0 | 1 |', '| Bolt pistol pistol | 12" | 1 | 3+ | 4 | -1 | 1 |')
+
+
+def _erratum(text: str, _file: str) -> str:
+    return text.replace(*_ERRATUM)
+
+
+def _timed(command: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS (MiB) and exit status of one command in a child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", *command], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    err = proc.stderr.read()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"warscribe {' '.join(command)} failed:\n{err}")
+    return time.perf_counter() - start, usage.ru_maxrss / 1024, code
+
+
+def run_bench_tool(args) -> int:
+    """`bench check` / `bench diff`: each scale built once, then the command timed in fresh interpreters."""
+    scales = sorted({1, 10, max(1, args.scale // 2), args.scale})
+    print(f"warscribe {args.target} benchmark: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+          f"median of {args.repeat} runs per scale (each in a fresh interpreter)")
+    print(f"{'scale':>6} {'lines':>8} {'records':>8} {'median s':>9} {'µs/line':>8} {'peak MiB':>9}")
+    rows = []
+    for scale in scales:
+        with tempfile.TemporaryDirectory() as tmp:
+            base = Path(tmp)
+            (base / "a").mkdir()
+            manifest, lines = generate_corpus(base / "a", scale)
+            records = _timed_build(manifest, base / "out-a")[2]
+            if args.target == "check":
+                command = ["check", str(base / "out-a"), "--sources", str(base / "a")]
+            else:
+                (base / "b").mkdir()
+                edited, _ = generate_corpus(base / "b", scale, _erratum)
+                _timed_build(edited, base / "out-b")
+                command = ["diff", str(base / "out-a"), str(base / "out-b"), "--format", "json"]
+            runs = [_timed(command) for _ in range(args.repeat)]
+        median = statistics.median(r[0] for r in runs)
+        rows.append((scale, lines, median))
+        print(f"{scale:>6} {lines:>8} {records:>8} {median:>9.2f} {1e6 * median / lines:>8.1f} "
+              f"{max(r[1] for r in runs):>9.1f}")
+    _growth(rows)
+    return 0
+
+
+def _growth(rows: list[tuple[int, int, float]]) -> None:
+    if len(rows) > 1:
+        (_, l0, t0), (_, l1, t1) = rows[0], rows[-1]
+        print(f"growth: {l1 / l0:.0f}x the lines took {t1 / t0:.1f}x the time "
+              f"(exponent {math.log(t1 / t0) / math.log(l1 / l0):.2f}; 1.00 is linear)")
+
+
 def run_bench(args) -> int:
+    if args.target in ("check", "diff"):
+        return run_bench_tool(args)
     scales = sorted({1, 10, max(1, args.scale // 2), args.scale})
     print(f"warscribe build benchmark: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
           f"median of {args.repeat} runs per scale")
@@ -74,8 +137,5 @@ def run_bench(args) -> int:
         peak = max(r[1] for r in runs)
         rows.append((scale, lines, median))
         print(f"{scale:>6} {4 * scale:>8} {lines:>8} {runs[0][2]:>8} {median:>9.2f} {1e6 * median / lines:>8.1f} {peak:>9.1f}")
-    if len(rows) > 1:
-        (_, l0, t0), (_, l1, t1) = rows[0], rows[-1]
-        print(f"growth: {l1 / l0:.0f}x the lines took {t1 / t0:.1f}x the time "
-              f"(exponent {math.log(t1 / t0) / math.log(l1 / l0):.2f}; 1.00 is linear)")
+    _growth(rows)
     return 0

@@ -144,7 +144,7 @@ def parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_census)
 
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "engine"])
+    k.add_argument("target", choices=["build", "check", "diff", "engine"])
     k.add_argument("--scale", type=int, default=100, help="build: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=5)
     k.set_defaults(func=_bench)
