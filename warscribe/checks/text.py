@@ -48,8 +48,9 @@ def run(ctx: Context) -> Iterator[Diagnostic]:
             for m in _WORD.finditer(text):
                 meant = typos.get(m.group(0))
                 if meant and not _compound(text, m):
-                    yield ctx.finding("possible-typo", f"{path}: '{m.group(0)}' is rare in the build; "
-                                      f"did the source mean '{meant}'?", record, snippet=m.group(0), expected=meant)
+                    yield ctx.finding("possible-typo", f"{path}: '{m.group(0)}' is no English word and is one "
+                                      f"letter from '{meant}', common in the build: a scraping typo?", record,
+                                      snippet=m.group(0), expected=f"a word, e.g. '{meant}'")
             if not path.startswith("bullets"):  # bullets repeat the text's list items by design
                 yield from _duplicates(ctx, record, path, text, sentences)
 
