@@ -36,6 +36,7 @@ from pathlib import Path
 from warscribe.schema import KINDS
 from warscribe.schema import bundle as bundle_mod
 from warscribe.schema.bundle import Bundle, BundleError
+from warscribe.schema.diagnostics import printable
 from warscribe.schema.text import norm, slugify
 
 # Reference targets of the impact table: the classic profiles a rules change is judged on.
@@ -420,8 +421,6 @@ def _delta(value: float | None) -> str:
 
 
 def render_text(diff: Diff) -> str:
-    from warscribe.checks.command import safe
-
     a, b = diff.labels
     renamed = _renamed(diff)
     lines = [f"warscribe diff {diff.old} -> {diff.new}",
@@ -447,7 +446,7 @@ def render_text(diff: Diff) -> str:
                       for r in imp.rows]
     if diff.empty:
         lines += ["", "No differences."]
-    return safe("\n".join(lines)) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _md(text: str) -> str:

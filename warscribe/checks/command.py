@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections import Counter
 
 from warscribe.checks import CHECKS, run_checks
 from warscribe.checks.context import load
 from warscribe.schema.bundle import BundleError
-from warscribe.schema.diagnostics import Diagnostic
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def safe(text: str) -> str:
-    """Text from a build, made harmless for a terminal (no escape sequences)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
-
+from warscribe.schema.diagnostics import Diagnostic, printable
 
 def report_dict(findings: list[Diagnostic], missing_sources: list[str]) -> dict:
     levels = Counter(f.level for f in findings)
@@ -32,10 +23,10 @@ def report_dict(findings: list[Diagnostic], missing_sources: list[str]) -> dict:
 
 
 def render_text(report: dict, findings: list[Diagnostic]) -> str:
-    lines = [safe(f.render()) for f in findings]
+    lines = [f.render() for f in findings]  # render() escapes every part for a terminal
     if report["sources_not_found"]:
         lines.append("sources not found or changed since the build (findings point at record starts): "
-                     + ", ".join(safe(s) for s in report["sources_not_found"]))
+                     + ", ".join(printable(s) for s in report["sources_not_found"]))
     by_code = ", ".join(f"{code} {n}" for code, n in report["codes"].items())
     lines.append(f"{report['errors']} errors, {report['warnings']} warnings" + (f" ({by_code})" if by_code else ""))
     return "\n".join(lines) + "\n"
