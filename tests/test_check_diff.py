@@ -294,3 +294,67 @@ def test_a_broken_provenance_entry_deep_in_a_merged_record_is_reported_at_its_in
     (tmp_path / "warscribe.json").write_text(json.dumps(data), encoding="utf-8")
     schema_findings = [f for f in run_checks(load(tmp_path / "warscribe.json")) if f.code == "schema"]
     assert [(f.record, f.found) for f in schema_findings] == [(stratagem["id"], "source/39/first_line")]
+
+
+def _ctx(records):
+    from warscribe.checks.context import Context
+
+    return Context(bundle=bundle.from_records(records))
+
+
+def _rule(rid, name, text, ruleset="11e", **extra):
+    return {"id": rid, "kind": "rule", "name": name, "ruleset": ruleset, "number": None, "title": name,
+            "text": text, "bullets": [], "see_also": [], "source": [{"file": "s.txt", "first_line": 1,
+                                                                      "last_line": 2, "ruleset": ruleset}], **extra}
+
+
+def _stratagem(rid, name, origin, effect, detachment=None):
+    return {"id": rid, "kind": "stratagem", "name": name, "ruleset": "10e", "cp": 1, "category": None,
+            "origin": origin, "detachment": detachment, "when": "Any phase.", "target": "One unit.",
+            "effect": effect, "restrictions": None, "flavour": None,
+            "source": [{"file": "s.txt", "first_line": 3, "last_line": 4, "ruleset": "10e"}]}
+
+
+def test_conflicts_tell_a_changed_text_from_a_legitimate_variant():
+    records = [
+        _rule("11e/rules/cover", "Cover", "A unit in cover adds 1 to its saving throws."),
+        _rule("11e/rules/13-08-cover", "Cover", "A unit in cover adds 2 to its saving throws."),
+        _rule("10e/rules/cover", "Cover", "Something else entirely.", ruleset="10e"),  # another edition
+        _stratagem("core-10e/insane-bravery", "INSANE BRAVERY", "core", "Pass the test."),
+        _stratagem("boarding-actions/insane-bravery", "INSANE BRAVERY", "boarding-actions", "Pass it twice."),
+    ]
+    found = [(f.code, f.record) for f in run_checks(_ctx(records), {"conflicts"})]
+    assert found == [("conflicting-text", "11e/rules/cover")] or found == [("conflicting-text", "11e/rules/13-08-cover")]
+
+
+def test_text_checks_find_run_ons_repeats_empty_fields_and_keep_clean_text_quiet():
+    clean = "Each time an attack is made with this weapon, you can re-roll the Hit roll. Units within 6\" benefit."
+    records = [
+        _rule("11e/rules/clean", "Clean", clean + " " + clean.replace("Each time", "Whenever")),
+        _rule("11e/rules/glued", "Glued", "Roll one D6 for that unit.Designer's note: roll again."),
+        _rule("11e/rules/twice", "Twice", "Each time a model in this unit is destroyed, roll one D6. "
+              "Each time a model in this unit is destroyed, roll one D6."),
+        _rule("11e/rules/empty", "Empty", "  "),
+    ]
+    found = {(f.code, f.record) for f in run_checks(_ctx(records), {"text"})}
+    assert found == {("run-on", "11e/rules/glued"), ("duplicated-text", "11e/rules/twice"),
+                     ("empty-field", "11e/rules/empty")}
+
+
+def test_references_find_unknown_abilities_stratagems_and_keywords():
+    records = [
+        _rule("11e/rules/a", "A", "Weapons gain [FROBNICATE] and the [LETHAL HITS] ability; use the "
+              "Blazing Salvo Stratagem, or any Battle Tactic Stratagem."),
+        _stratagem("core-10e/x", "X", "core", "Effect."),
+    ]
+    records[1]["category"] = "Battle Tactic"
+    found = {(f.code, f.found) for f in run_checks(_ctx(records), {"references"})}
+    assert found == {("unresolved-ability", "[FROBNICATE]"), ("unresolved-ability", "[LETHAL HITS]"),
+                     ("unresolved-stratagem", "Blazing Salvo Stratagem")}
+
+
+def test_check_report_holds_every_diagnostic_of_the_build(builds):
+    folder, sources = builds["seeds"]
+    build_report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    checked = [f.as_dict() for f in run_checks(load(folder, sources))]
+    assert build_report["diagnostics"] and all(d in checked for d in build_report["diagnostics"])

@@ -35,18 +35,24 @@ def run_checks(ctx: Context, only: Iterable[str] | None = None) -> list[Diagnost
     """Every finding of the selected checks, de-duplicated and sorted.
 
     A finding that the build already reported (same file, line and code) is kept once:
-    the build's wording wins, since it was made with the source line in hand.
+    the build's wording wins, since it was made with the source line in hand. So is a
+    finding at one column reached through two fields of one record.
     """
     findings: list[Diagnostic] = []
-    seen: set[tuple[str, int, str]] = set()
+    reported: set[tuple[str, int, str]] = set()  # (file, line, code) the build already reported
+    placed: set[tuple] = set()  # one phrase read through two fields (a rule's text and its bullets)
     for name, (_about, run) in CHECKS.items():
         if only is not None and name not in only:
             continue
         for finding in run(ctx):
             key = (finding.file, finding.line, finding.code)
-            if key in seen and finding.line:
+            spot = (finding.file, finding.line, finding.column, finding.code, finding.record)
+            if name == "build":
+                reported.add(key)
+            elif (key in reported and finding.line) or (finding.column and spot in placed):
                 continue
-            seen.add(key)
+            else:
+                placed.add(spot)
             findings.append(finding)
     return sorted(set(findings), key=_order)
 
