@@ -12,7 +12,9 @@ field with its old and new value; provenance (source line numbers) is left out u
 asked for, since every edit to a source moves the lines below it.
 
 ``--ruleset-compare A B`` pairs, inside one build, the records of ruleset A with those
-of ruleset B that are the same rule (same kind, and same weapon ability or same name).
+of ruleset B that are the same rule (same kind, and same weapon ability or same name);
+its impact lists the weapons of the build whose profile gives a different result under
+A's rules than under B's.
 
 Impact: every weapon whose characteristics or abilities changed, or one of whose
 abilities' rules changed, is evaluated with the engine against the reference targets
@@ -249,7 +251,20 @@ def compare_rulesets(b: Bundle, old_ruleset: str, new_ruleset: str) -> Diff:
     diff.changed.sort(key=lambda ch: (KINDS.index(ch.kind), ch.id))
     diff.removed = sorted((a[k] for k in set(a) - set(c)), key=_order)
     diff.added = sorted((c[k] for k in set(c) - set(a)), key=_order)
+    diff.impact = edition_impact(b, old_ruleset, new_ruleset)
     return diff
+
+
+def edition_impact(b: Bundle, old_ruleset: str, new_ruleset: str) -> list[Impact]:
+    """Weapons of the build whose profile gives a different result under each edition's rules."""
+    cache: dict[str, float | str] = {}
+    out = []
+    for weapon in b.kind("weapon"):
+        before, after = dict(weapon, ruleset=old_ruleset), dict(weapon, ruleset=new_ruleset)
+        result = _evaluate(before, after, f"same profile under {old_ruleset} and {new_ruleset} rules", cache)
+        if result.size or result.error:
+            out.append(result)
+    return sorted(out, key=lambda i: (-i.size, i.weapon))
 
 
 # -- impact ------------------------------------------------------------------------------
