@@ -346,7 +346,9 @@ def load_side(spec: str, repo: Path, workdir: Path) -> Bundle:
             raise DiffError(str(exc)) from None
         bundle.origin = spec
         return bundle
-    commit = _git(repo, "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}")
+    if spec.startswith("-"):  # never let a side be read as a git option
+        raise DiffError(f"{spec!r} is neither a build folder nor a git revision")
+    commit = _git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{spec}^{{commit}}")
     if commit is None:
         raise DiffError(f"{spec!r} is neither a build folder nor a git revision of {repo}")
     return build_revision(repo, commit.strip(), workdir / commit.strip()[:12], label=spec)
@@ -374,6 +376,8 @@ def build_revision(repo: Path, commit: str, folder: Path, label: str) -> Bundle:
         raise DiffError(f"git archive {label}: {proc.stderr.decode(errors='replace').strip()}")
     tree = folder / "tree"
     with tarfile.open(tar) as archive:
+        if not hasattr(tarfile, "data_filter"):  # Python before 3.11.4: no extraction filters
+            raise DiffError("building a git revision needs Python 3.11.4 or later (safe tar extraction)")
         archive.extractall(tree, filter="data")  # 'data' keeps every member inside the folder
     manifest = tree / "sources" / "manifest.yaml"
     if not manifest.is_file():
