@@ -20,6 +20,7 @@ from pathlib import Path
 from warscribe.schema import KINDS
 
 BUNDLE_NAME = "warscribe.json"
+REPORT_NAME = "report.json"
 
 
 class BundleError(Exception):
@@ -177,6 +178,21 @@ def load(path: str | Path) -> Bundle:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BundleError(f"cannot read {file}: {exc}") from None
     return from_bundle(data, str(file))
+
+
+def load_report(path: str | Path) -> dict | None:
+    """The build's own report (``report.json``: diagnostics, line accounting) beside its bundle, if any."""
+    file = locate(path)
+    for candidate in (file.parent / REPORT_NAME, file.parent.parent / REPORT_NAME):
+        if candidate.is_file():
+            try:
+                data = json.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise BundleError(f"cannot read {candidate}: {exc}") from None
+            if not isinstance(data, dict):
+                raise BundleError(f"{candidate}: not a Warscribe build report (expected a JSON object)")
+            return data
+    return None
 
 
 def from_bundle(data: dict, origin: str = "<bundle>") -> Bundle:

@@ -358,3 +358,17 @@ def test_check_report_holds_every_diagnostic_of_the_build(builds):
     build_report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
     checked = [f.as_dict() for f in run_checks(load(folder, sources))]
     assert build_report["diagnostics"] and all(d in checked for d in build_report["diagnostics"])
+
+
+def test_check_survives_a_damaged_report(builds, tmp_path, capsys):
+    import shutil
+
+    folder = tmp_path / "out"
+    shutil.copytree(builds["seeds"][0], folder)
+    (folder / "report.json").write_text('{"diagnostics": "oops", "rejected": ["x/y"]}', encoding="utf-8")
+    assert main(["check", str(folder), "--only", "build"]) == 1
+    out = capsys.readouterr().out
+    assert "'diagnostics' is not a list" in out and "record x/y failed its schema" in out
+    (folder / "report.json").write_text("[1, 2", encoding="utf-8")
+    assert main(["check", str(folder)]) == 2
+    assert "cannot read" in capsys.readouterr().err

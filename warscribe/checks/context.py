@@ -9,7 +9,6 @@ Without them, findings point at the record's first source line.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from pathlib import Path
 
 from warscribe import ROOT
 from warscribe.schema import bundle as bundle_mod
-from warscribe.schema.bundle import Bundle, BundleError
+from warscribe.schema.bundle import Bundle
 from warscribe.schema.diagnostics import Diagnostic, code_info
 
 # Text fields of each kind, in the order a reader meets them (paths into the record).
@@ -115,17 +114,8 @@ def _get(record: dict, path: str):
 
 def load(build: str | Path, sources: str | Path | None = None) -> Context:
     """The context of a build folder (or bundle file): records, report, and the sources it cites."""
-    b = bundle_mod.load(build)
-    file = bundle_mod.locate(build)
-    report = None
-    for candidate in (file.parent / "report.json", file.parent.parent / "report.json"):
-        if candidate.is_file():
-            try:
-                report = json.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise BundleError(f"cannot read {candidate}: {exc}") from None
-            break
-    ctx = Context(bundle=b, report=report, origin=str(file))
+    ctx = Context(bundle=bundle_mod.load(build), report=bundle_mod.load_report(build),
+                  origin=str(bundle_mod.locate(build)))
     _read_sources(ctx, Path(sources) if sources else None)
     return ctx
 
