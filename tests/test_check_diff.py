@@ -372,3 +372,18 @@ def test_check_survives_a_damaged_report(builds, tmp_path, capsys):
     (folder / "report.json").write_text("[1, 2", encoding="utf-8")
     assert main(["check", str(folder)]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_diff_impact_covers_weapons_whose_ability_rules_changed(builds):
+    text = (builds["seeds"][0] / "json" / "warscribe.json").read_text(encoding="utf-8")
+    old, data = bundle.from_bundle(json.loads(text)), json.loads(text)
+    for rec in data["data"]["ability"]:
+        if rec["id"] == "11e/abilities/devastating-wounds":
+            rec["text"] += " Errata: this now applies to critical hits as well."
+    diff = compare(old, bundle.from_bundle(data))
+    assert [c.id for c in diff.changed] == ["11e/abilities/devastating-wounds"]
+    weapons = {i.weapon: i.reason for i in diff.impact}
+    devastating = {w["id"] for w in old.kind("weapon") if w["ruleset"] == "11e"
+                   and any(a["id"] == "devastating-wounds" for a in w["abilities"])}
+    assert devastating and set(weapons) == devastating
+    assert all(reason == "rules changed: devastating-wounds" for reason in weapons.values())
