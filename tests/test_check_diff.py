@@ -137,6 +137,7 @@ def test_check_finds_schema_violations_duplicates_and_dangling_ids(builds, tmp_p
     weapons = data["data"]["weapon"]
     weapons[0]["ap"] = 3
     weapons[1]["abilities"] = [{"id": "sustained-hits", "text": "sustained hits"}]
+    weapons[3]["abilities"] = [{"id": "custom", "name": "BLAZING FURY", "text": "blazing fury"}]
     weapons.append(dict(weapons[2]))
     data["data"]["stratagem"][0]["detachment"] = "nowhere/no-such-detachment"
     (tmp_path / "warscribe.json").write_text(json.dumps(data), encoding="utf-8")
@@ -146,6 +147,7 @@ def test_check_finds_schema_violations_duplicates_and_dangling_ids(builds, tmp_p
     assert ("duplicate-record", weapons[2]["id"], "error") in got
     assert ("dangling-reference", data["data"]["stratagem"][0]["id"], "error") in got
     assert ("missing-parameter", weapons[1]["id"], "error") in got
+    assert ("unknown-weapon-ability", weapons[3]["id"], "warning") in got
 
 
 def test_source_order_changes_no_check_output(builds):

@@ -509,8 +509,9 @@ def render_markdown(diff: Diff) -> str:
 
 
 def as_dict(diff: Diff) -> dict:
+    """The JSON form; a record is named by `record` (its id), as in `warscribe check --json`."""
     def brief(r: dict) -> dict:
-        return {"kind": r["kind"], "id": r["id"], "name": r.get("name", "")}
+        return {"record": r["id"], "kind": r["kind"], "name": r.get("name", "")}
 
     return {
         "old": diff.old, "new": diff.new, "labels": list(diff.labels),
@@ -518,7 +519,7 @@ def as_dict(diff: Diff) -> dict:
                     "renamed": _renamed(diff)},
         "added": [brief(r) for r in diff.added],
         "removed": [brief(r) for r in diff.removed],
-        "changed": [{"kind": c.kind, "id": c.id, "name": c.name, "old_id": c.old_id, "old_name": c.old_name,
+        "changed": [{"record": c.id, "kind": c.kind, "name": c.name, "old_record": c.old_id, "old_name": c.old_name,
                      "fields": [{"path": f.path, "old": f.old, "new": f.new} for f in c.fields]}
                     for c in diff.changed],
         "impact": [{"weapon": i.weapon, "name": i.name, "reason": i.reason, "error": i.error, "rows": i.rows}
