@@ -85,6 +85,13 @@ def to_text(result: Result, scenario: Scenario) -> str:
     lines.extend(histogram("Models slain", result.models_slain))
     lines.append("")
     lines.extend(histogram("Wounds removed", result.wounds_removed))
+    if result.effects:
+        lines.append("")
+        lines.append("Effects applied:")
+        for e in result.effects:
+            where = f" [{e['group']}]" if e["group"] else ""
+            mark = "" if e["applied"] else " (not applied)"
+            lines.append(f"  {e['side']}: {e['name']}{where}: {e['change']}{mark}")
     for note in result.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)

@@ -49,7 +49,7 @@ _TARGET_CHARACTERISTICS = {"toughness", "wounds"}
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of a rules text: at full stops, line breaks and bullets; table pipes dropped."""
-    text = text[:MAX_TEXT].replace("|", "\n")
+    text = text[:MAX_TEXT].replace("|", "\n").replace("\u00a0", " ")
     out: list[str] = []
     for line in text.splitlines():
         line = re.sub(r"^\s*(?:[-•]|\d+\.)\s+", "", line).strip()
@@ -82,11 +82,11 @@ _CONDITIONS: list[tuple[re.Pattern, object]] = [
      lambda m, c: {"strength_gt_toughness": True}),
     (re.compile(rf"[Ww]hile an? ({_KW}) model is leading (?:this|that|your) unit"),
      lambda m, c: {"unit": parse_list(m.group(1), c.known)}),
-    (re.compile(rf"if (?:it|your unit|this unit) is an? ({_KW})(?: unit)?"),
+    (re.compile(rf"[Ii]f (?:it|your unit|this unit) is an? ({_KW})(?: unit)?"),
      lambda m, c: {"unit": parse_list(m.group(1), c.known)}),
-    (re.compile(rf"if that attack is made by an? ({_KW}) model"),
+    (re.compile(rf"[Ii]f that attack is made by an? ({_KW}) model"),
      lambda m, c: {"unit": parse_list(m.group(1), c.known)}),
-    (re.compile(rf"if the target of that attack is an? ({_KW}) unit"),
+    (re.compile(rf"[Ii]f the target of that attack is an? ({_KW}) unit"),
      lambda m, c: {"enemy": parse_list(m.group(1), c.known)}),
     (re.compile(r"[Ii]f such a weapon already has that ability"),
      lambda m, c: {"weapon_had": "previous"}),
