@@ -108,3 +108,17 @@ def compile_records(records: list[dict]) -> list[dict]:
                      for a in d["abilities"]]
         out[d["id"]] = _rebuild(out[d["id"]], abilities=abilities, stratagems=sorted(can_target[d["id"]]))
     return [out[r["id"]] for r in records]
+
+
+#: Fields this stage derives from others (never read from a source).
+DERIVED_FIELDS = ("target_keywords", "targets", "restriction_keywords", "bearers", "effects", "stratagems")
+
+
+def without_derived(record: dict) -> dict:
+    """A copy of a record without what this stage adds (to compare with a source that lacks it)."""
+    out = {k: v for k, v in record.items() if k not in DERIVED_FIELDS or (k == "stratagems" and record["kind"] == "detachment")}
+    if record["kind"] == "datasheet":
+        out["abilities"] = [{k: v for k, v in a.items() if k != "effects"} for a in record["abilities"]]
+    if record["kind"] == "detachment" and record.get("rule"):
+        out["rule"] = {k: v for k, v in record["rule"].items() if k != "effects"}
+    return out
