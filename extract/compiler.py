@@ -18,21 +18,34 @@ meets (a unit has every keyword of its models).
 from __future__ import annotations
 
 from warscribe.extract.effects import Context, compile_text
-from warscribe.extract.keyexpr import Known, parse_phrase, parse_restriction
+from warscribe.extract.keyexpr import Known, parse_phrase, parse_restriction, standalone_keywords
 from warscribe.schema import records as R
 from warscribe.schema.keywords import matches, unit_keywords
 from warscribe.schema.text import slugify
 
 
+_TEXT_FIELDS = {"stratagem": ("target", "effect", "restrictions"), "enhancement": ("text", "restriction"),
+                "ability": ("text",), "rule": ("text",)}
+
+
 def known_keywords(records: list[dict]) -> Known:
-    """Every keyword the knowledge base knows: keyword records and datasheets' keywords."""
-    names: list[str] = []
+    """Every keyword the knowledge base knows: keyword records, datasheets' keywords, the
+    keywords of [ANTI-X] abilities, and words the rules texts use as a keyword on their own."""
+    names: set[str] = set()
     for rec in records:
-        if rec["kind"] == "keyword":
-            names.append(rec["name"])
-        elif rec["kind"] == "datasheet":
-            names += unit_keywords(rec)
-    return Known(sorted(set(names)))
+        kind = rec["kind"]
+        if kind == "keyword":
+            names.add(rec["name"])
+        elif kind == "datasheet":
+            names.update(unit_keywords(rec))
+        elif kind == "weapon":
+            names.update(a["keyword"] for a in rec["abilities"] if "keyword" in a)
+        for name in _TEXT_FIELDS.get(kind, ()):
+            names.update(standalone_keywords(rec.get(name)))
+        if kind == "detachment" and rec.get("rule"):
+            names.update(standalone_keywords(rec["rule"]["text"]))
+        names.update(m["keyword"] for m in rec.get("mentions", []) if "keyword" in m)
+    return Known(sorted(names))
 
 
 def _rebuild(rec: dict, **fields) -> dict:

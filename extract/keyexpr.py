@@ -55,12 +55,6 @@ class Known:
         return None
 
 
-def _leaf(name: str) -> dict:
-    if name.startswith("NON-"):
-        return {"not": {"keyword": name[4:]}}
-    return {"keyword": name}
-
-
 def _fewest(words: list[str], known: Known) -> list[str] | None:
     """Split `words` into the fewest known keywords, or None if some word is unexplained."""
     best: list[list[str] | None] = [[]] + [None] * len(words)
@@ -89,14 +83,32 @@ def split_keywords(words: list[str], known: Known) -> list[str]:
     return [" ".join(words)]
 
 
+def standalone_keywords(text: str) -> set[str]:
+    """Keywords a text uses on their own ('MONSTER or VEHICLE', 'a VEHICLE unit', 'non-TITANIC'):
+    list items of one capitalised word, so certainly one keyword each."""
+    out: set[str] = set()
+    text = re.sub(r"\[[^\[\]\n]*\]?", " ", text or "")  # weapon abilities are not keywords
+    for m in re.finditer(_LIST, text):
+        if text[m.end():m.end() + 1] == ":":
+            continue  # a label such as 'EFFECT:'
+        for item in re.split(_SEP, m.group(0)):
+            words = item.split()
+            word = words[0].removeprefix("non-") if len(words) == 1 else ""
+            # Two-letter capitals are characteristics (AP, BS, OC); digits make dice (D6).
+            if len(word) > 2 and not any(c.isdigit() for c in word):
+                out.add(word)
+    return out
+
+
 def _item(text: str, known: Known) -> dict:
     words = text.split()
     negated = words[0].startswith("non-")
     if negated:
         words[0] = words[0][4:]
-    names = split_keywords(words, known)
-    node = {"keyword": names[0]} if len(names) == 1 else {"all": [{"keyword": n} for n in names]}
-    return {"not": node} if negated else node
+    nodes = [{"keyword": n} for n in split_keywords(words, known)]
+    if negated:  # 'non-CHARACTER INFANTRY': an INFANTRY unit without CHARACTER
+        nodes[0] = {"not": nodes[0]}
+    return nodes[0] if len(nodes) == 1 else {"all": nodes}
 
 
 def parse_list(text: str, known: Known) -> dict:
