@@ -32,6 +32,7 @@ from warscribe.schema.abilities import ABILITIES, find_mentions
 from warscribe.extract.keyexpr import _LIST as KEYWORD_LIST
 
 MAX_TEXT = 20_000  # characters of one rules text considered (bounded work per record)
+MAX_SENTENCE = 1_500  # a longer 'sentence' is scraping debris: kept uncompiled, not scanned
 
 _ATTACK_TERMS = re.compile(
     r"\b(hit roll|wound roll|attacks?\b|weapons?\b|saving throw|save\b|invulnerable|damage characteristic|"
@@ -104,7 +105,7 @@ _CONDITIONS: list[tuple[re.Pattern, object]] = [
 _TARGET_FRAME = re.compile(
     r"each time an? (?:(ranged|melee) )?attack (?:targets|is made against) (?:your|this|that) unit|"
     r"each time an? (ranged|melee) attack (?:is made against it|targets that unit)", re.I)
-_ENEMY_ATTACKER = re.compile(rf"enemy ({_KW}) unit[^,]*, each time a model in that \1 unit makes an? (?:(ranged|melee) )?attack")
+_ENEMY_ATTACKER = re.compile(rf"enemy ({_KW}) unit[^,]{{0,100}}, each time a model in that \1 unit makes an? (?:(ranged|melee) )?attack")
 _OWN_ATTACKER = re.compile(
     rf"[Ee]ach time an? (?:friendly )?({_KW}) (?:model from your army|unit) makes an? (?:(ranged|melee) )?attack|"
     r"[Ee]ach time a model in (?:your|this|that) unit makes an? (?:(ranged|melee) )?attack")
@@ -144,14 +145,14 @@ _CHANGES: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(add|subtract) (\d) (?:to|from) (?:the|that attack’s|that attack's) (Hit|Wound) roll", re.I), "modify"),
     (re.compile(r"unmodified (Hit|Wound) roll of (\d)\+ scores a Critical (?:Hit|Wound)", re.I), "critical"),
     (re.compile(r"re-roll (?:a|the) (Hit|Wound) roll( of 1)?", re.I), "reroll"),
-    (re.compile(r"(?:have|has|also have) the (\[[^.]*?)(?:\s+abilit(?:y|ies)\b|\.|$)", re.I), "abilities"),
+    (re.compile(r"(?:have|has|also have) the (\[[^.]{0,200}?)(?:\s+abilit(?:y|ies)\b|\.|$)", re.I), "abilities"),
     (re.compile(r"(add|subtract) (\d) (?:to|from) the (Attacks|Damage|Strength|Toughness|Armour Penetration|Wounds) characteristic", re.I), "characteristic"),
-    (re.compile(r"[Ii]mprove the (?:[^.]*?’s |[^.]*?'s )?((?:(?:Armour Penetration|Leadership|Wounds|Objective Control|Toughness)(?: and |, )?)+) characteristics? (?:[^.]*? )?by (\d)"), "improve"),
-    (re.compile(r"change the (Damage|Attacks|Strength|Armour Penetration) characteristic of [^.]*? to (\d+)", re.I), "set"),
+    (re.compile(r"[Ii]mprove the (?:[^.]{0,60}?’s |[^.]{0,60}?'s )?((?:(?:Armour Penetration|Leadership|Wounds|Objective Control|Toughness)(?: and |, )?)+) characteristics? (?:[^.]{0,120}? )?by (\d)"), "improve"),
+    (re.compile(r"change the (Damage|Attacks|Strength|Armour Penetration) characteristic of [^.]{0,120}? to (\d+)", re.I), "set"),
     (re.compile(r"(?:have|has) (?:an?|the) (\d)\+ invulnerable save", re.I), "invulnerable"),
     (re.compile(r"Feel No Pain (\d)\+(?: ability)?(?: against (attacks with an unmodified Damage characteristic of 1|mortal wounds))?", re.I), "fnp"),
     (re.compile(r"(?:have|has) the Benefit of Cover", re.I), "cover"),
-    (re.compile(r"(?:has|have) the ([A-Z][A-Za-z’' ]+?) ability", re.I), "grant"),
+    (re.compile(r"(?:has|have) the ([A-Z][A-Za-z’' ]{0,40}?) ability", re.I), "grant"),
     (re.compile(r"ignore any or all modifiers to (?:that attack’s |that attack's )?(?:BS or WS|Weapon Skill or Ballistic Skill|BS|WS) characteristics?"
                 r"(?: and/or| and) any or all modifiers to the Hit roll", re.I), "ignore"),
 ]
@@ -270,6 +271,8 @@ def _weapons(sentence: str, ctx: Context) -> tuple[dict, dict]:
 
 def compile_sentence(sentence: str, ctx: Context) -> dict:
     """One sentence as an effect entry (compiled, native or uncompiled)."""
+    if len(sentence) > MAX_SENTENCE:
+        return {"text": sentence, "status": "uncompiled", "attack_relevant": bool(_ATTACK_TERMS.search(sentence))}
     spans = _find_changes(sentence, ctx)
     previous = 0
     for start, end, _made in spans:

@@ -23,15 +23,18 @@ from collections.abc import Iterable
 
 from warscribe.schema.keywords import same_keyword
 
-_WORD = r"(?:non-)?[A-Z][A-Z0-9’'\-]*[A-Z0-9](?![a-z])"
-_RUN = rf"{_WORD}(?: {_WORD})*"
-_SEP = r"\s*(?:,\s*(?:or\s+|and\s+)?|/|\s+or\s+|\s+and\s+)\s*"
-_LIST = rf"{_RUN}(?:{_SEP}{_RUN})*"
+# Bounded repetitions (a keyword of at most 8 words, a list of at most 12) and separators
+# that cannot share their spaces keep every scan linear in the length of the text.
+_WORD = r"(?:non-)?[A-Z][A-Z0-9’'\-]{0,30}[A-Z0-9](?![a-z])"
+_RUN = rf"{_WORD}(?: {_WORD}){{0,7}}"
+_SEP = r"(?:\s*,\s*(?:(?:or|and)\s+)?|\s*/\s*|\s+(?:or|and)\s+)"
+_LIST = rf"{_RUN}(?:{_SEP}{_RUN}){{0,11}}"
 _NOUN = r"\s+(?:units?|models?)\b"
+MAX_TEXT = 20_000  # characters of a text considered
 
-_EXCLUDING = re.compile(rf"\(excluding ({_LIST})(?:{_NOUN})?\s*\)")
+_EXCLUDING = re.compile(rf"\(excluding ({_LIST})(?:{_NOUN})?\s?\)")
 _CANNOT = re.compile(rf"[Yy]ou cannot (?:target|select) an? ({_LIST}){_NOUN}")
-_ONLY_IF = re.compile(rf"[Yy]ou can only select an? ({_LIST}){_NOUN}[^.]*? if it is an? ({_LIST})(?:{_NOUN})?")
+_ONLY_IF = re.compile(rf"[Yy]ou can only select an? ({_LIST}){_NOUN}[^.]{{0,80}}? if it is an? ({_LIST})(?:{_NOUN})?")
 _MAIN = re.compile(rf"(?<![A-Za-z\-])({_LIST})(?:{_NOUN}|\s+only\b|(?=\s*[.)]|$))")
 
 
@@ -45,13 +48,12 @@ class Known:
         self.longest = max((len(n.split()) for n in self.names), default=1)
 
     def canonical(self, words: list[str]) -> str | None:
-        """The known keyword these words spell, singular or plural alike."""
+        """The known keyword these words spell, singular or plural alike (see same_keyword)."""
         text = " ".join(words)
-        if text in self.names:
-            return self.names[text]
-        for name in self.names:
-            if same_keyword(name, text):
-                return name
+        for form in (text, text + "S", text + "ES", text[:-1] if text.endswith("S") else None,
+                     text[:-2] if text.endswith("ES") else None):
+            if form and form in self.names and same_keyword(form, text):
+                return self.names[form]
         return None
 
 
@@ -87,7 +89,7 @@ def standalone_keywords(text: str) -> set[str]:
     """Keywords a text uses on their own ('MONSTER or VEHICLE', 'a VEHICLE unit', 'non-TITANIC'):
     list items of one capitalised word, so certainly one keyword each."""
     out: set[str] = set()
-    text = re.sub(r"\[[^\[\]\n]*\]?", " ", text or "")  # weapon abilities are not keywords
+    text = re.sub(r"\[[^\[\]\n]*\]?", " ", (text or "")[:MAX_TEXT])  # weapon abilities are not keywords
     for m in re.finditer(_LIST, text):
         if text[m.end():m.end() + 1] == ":":
             continue  # a label such as 'EFFECT:'
@@ -145,7 +147,7 @@ def parse_phrase(text: str | None, known: Known) -> dict | None:
     """The keyword expression of a TARGET or enhancement restriction; None when it names no keyword."""
     if not text:
         return None
-    parts, rest = _exclusions(text, known)
+    parts, rest = _exclusions(text[:MAX_TEXT], known)
     main = _MAIN.search(rest)
     if main is not None:
         parts.insert(0, parse_list(main.group(1), known))
@@ -156,4 +158,4 @@ def parse_restriction(text: str | None, known: Known) -> dict | None:
     """The units a stratagem's RESTRICTIONS exclude, as an expression; None when it excludes none."""
     if not text:
         return None
-    return _all(_exclusions(text, known)[0])
+    return _all(_exclusions(text[:MAX_TEXT], known)[0])
