@@ -98,11 +98,12 @@ def resolve(ref: str, bundle: Bundle, ruleset: str, field_name: str) -> Source:
     if len(unique) == 1:
         return next(iter(unique.values()))
     if len(unique) > 1:
-        raise ScenarioError(f"{field_name}: {ref!r} names {len(unique)} effects; use one of the ids: {', '.join(sorted(unique))}")
+        raise ScenarioError(f"{field_name}: {ref!r} names {len(unique)} effects; use one of the ids: {', '.join(sorted(unique))}",
+                            "unknown-effect")
     close = sorted({s.name for s in sources if key and key in slugify(s.name)})[:5]
     hint = f"; did you mean: {', '.join(close)}" if close else ""
     raise ScenarioError(f"{field_name}: no effect named {ref!r} in {bundle.origin} (stratagems, enhancements, "
-                        f"abilities, detachment rules with compiled effects){hint}")
+                        f"abilities, detachment rules with compiled effects){hint}", "unknown-effect")
 
 
 def _ruleset(bundle: Bundle, source: Source) -> str | None:
@@ -140,7 +141,7 @@ def _unmet(when: dict | None, side: str, scenario: Scenario, state: _State | Non
         if when.get("strength_gt_toughness"):
             strength = state.weapon.strength
             if not isinstance(strength, int):
-                raise ScenarioError(f"{state.weapon.name}: a condition on Strength > Toughness with a random Strength ({strength}) is not modelled")
+                raise ScenarioError(f"{state.weapon.name}: a condition on Strength > Toughness with a random Strength ({strength}) is not modelled", "effect-not-modelled")
             if strength <= state.target.toughness:
                 return f"needs Strength greater than Toughness (S{strength} against T{state.target.toughness})"
     return None
@@ -168,7 +169,7 @@ def _add_dice(value: int | str, add: int, what: str) -> int | str:
     m = _DICE_PLUS.match(value.strip().upper())
     plus = int(m.group("plus") or 0) + add if m else -1
     if m is None or plus < 0:
-        raise ScenarioError(f"{what}: adding {add:+d} to {value} is not modelled")
+        raise ScenarioError(f"{what}: adding {add:+d} to {value} is not modelled", "effect-not-modelled")
     return m.group("dice") + (f"+{plus}" if plus else "")
 
 
@@ -226,7 +227,7 @@ def _apply(change: dict, state: _State, scenario: Scenario, log) -> None:
         elif against == "mortal-wounds":
             if w.has("devastating-wounds"):
                 raise ScenarioError(f"{w.name}: Feel No Pain against mortal wounds only, with [DEVASTATING WOUNDS] attacks, "
-                                    "is not modelled (the engine has one Feel No Pain for every point of damage)")
+                                    "is not modelled (the engine has one Feel No Pain for every point of damage)", "effect-not-modelled")
             log(f"Feel No Pain {change['value']}+ against mortal wounds: this group inflicts none", applied=False)
         elif t.feel_no_pain is None or change["value"] < t.feel_no_pain:
             t = replace(t, feel_no_pain=change["value"])
@@ -268,7 +269,7 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
             if source.eligible is not None and not matches(source.eligible, own):
                 raise ScenarioError(
                     f"{where}: {source.name} ({source.id}) needs a {describe(source.eligible)} unit by its {source.eligible_what}; "
-                    f"{side}.keywords: {_keywords_text(own)}")
+                    f"{side}.keywords: {_keywords_text(own)}", "effect-not-eligible")
             entries = _entries(source, side)
             reasons: list[str] = []
             applied_any = False
@@ -305,7 +306,7 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                         bearer = "the bearer only" in (change.get("when") or {}).get("assumed", [])
                         if bearer and scenario.target.models > 1:
                             raise ScenarioError(f"{where}: {source.name} changes the bearer's Wounds only; the engine's "
-                                                f"target models are all alike (target.models: {scenario.target.models})")
+                                                f"target models are all alike (target.models: {scenario.target.models})", "effect-not-modelled")
                         if side != "target":
                             continue
                         wounds_add += change["add"]
@@ -318,7 +319,8 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                                 "change": f"assumed: {text}", "applied": True})
             if not applied_any:
                 detail = "; ".join(dict.fromkeys(reasons)) or "it has no compiled effect on the attack sequence"
-                raise ScenarioError(f"{where}: {source.name} ({source.id}) changes nothing in this scenario: {detail}")
+                raise ScenarioError(f"{where}: {source.name} ({source.id}) changes nothing in this scenario: {detail}",
+                                    "effect-not-applicable")
     return _finish(scenario, states, log, wounds_add)
 
 

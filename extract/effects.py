@@ -37,7 +37,7 @@ MAX_SENTENCE = 1_500  # a longer 'sentence' is scraping debris: kept uncompiled,
 _ATTACK_TERMS = re.compile(
     r"\b(hit roll|wound roll|attacks?\b|weapons?\b|saving throw|save\b|invulnerable|damage characteristic|"
     r"toughness|feel no pain|critical (hit|wound)|armour penetration|ballistic skill|weapon skill|"
-    r"benefit of cover|stealth|strength characteristic)", re.I)
+    r"benefit of cover|stealth|strength characteristic)|\[[A-Za-z]", re.I)
 
 _ROLL = {"hit": "hit", "wound": "wound"}
 _CHARACTERISTIC = {
@@ -77,7 +77,8 @@ class Context:
 
 _KW = KEYWORD_LIST
 _CONDITIONS: list[tuple[re.Pattern, object]] = [
-    (re.compile(r"[Ee]ach time this unit makes a Charge move|unit made a [Cc]harge move this turn"),
+    (re.compile(r"[Ee]ach time this unit makes a Charge move|(?:if the attacking model’s |if the attacking model's )?unit made a [Cc]harge move this turn|"
+                r"(?:and )?it makes a Charge move(?: as a result of this Stratagem)?"),
      lambda m, c: {"charged": True}),
     (re.compile(r"if the Strength characteristic of that attack is greater than the Toughness characteristic of (?:your|this|that) unit"),
      lambda m, c: {"strength_gt_toughness": True}),
@@ -111,7 +112,7 @@ _OWN_ATTACKER = re.compile(
     r"[Ee]ach time a model in (?:your|this|that) unit makes an? (?:(ranged|melee) )?attack")
 _ATTACK_TARGETS = re.compile(rf"attack that targets (?:an?|that) ({_KW}) unit(?: containing (\d+) or more models)?")
 _WEAPONS = re.compile(
-    rf"(?P<what>(?:(?:[Tt]he )?bearer(?:’s|'s|s)? )?(?:[Rr]anged |[Mm]elee |Psychic )?weapons|(?:[Ss]torm bolter )weapons|storm bolters)"
+    rf"(?P<what>(?:(?:[Tt]he )?bearer(?:’s|'s|s)? |(?:[Tt]hat|[Tt]his) model(?:’s|'s) )?(?:[Rr]anged |[Mm]elee |Psychic )?weapons|(?:[Ss]torm bolter )weapons|storm bolters)"
     rf"(?: equipped by (?P<who>(?:the bearer|(?:(?P<kw>{_KW}) )?models (?:in (?:your|this|that|(?P<enemy>that enemy)) unit|from your army))))?"
     rf"(?: with the \[(?P<ability>[^\]]+)\] ability)?")
 
@@ -143,7 +144,7 @@ def _abilities_in(text: str) -> list[dict]:
 
 _CHANGES: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(add|subtract) (\d) (?:to|from) (?:the|that attack’s|that attack's) (Hit|Wound) roll", re.I), "modify"),
-    (re.compile(r"unmodified (Hit|Wound) roll of (\d)\+ scores a Critical (?:Hit|Wound)", re.I), "critical"),
+    (re.compile(r"(?:successful )?unmodified (Hit|Wound) roll of (\d)\+ scores a Critical (?:Hit|Wound)", re.I), "critical"),
     (re.compile(r"re-roll (?:a|the) (Hit|Wound) roll( of 1)?", re.I), "reroll"),
     (re.compile(r"(?:have|has|also have) the (\[[^.]{0,200}?)(?:\s+abilit(?:y|ies)\b|\.|$)", re.I), "abilities"),
     (re.compile(r"(add|subtract) (\d) (?:to|from) the (Attacks|Damage|Strength|Toughness|Armour Penetration|Wounds) characteristic", re.I), "characteristic"),
@@ -217,7 +218,7 @@ def _find_changes(sentence: str, ctx: Context) -> list[tuple[int, int, list[dict
             if any(s < m.end() and m.start() < e for s, e, _ in spans):
                 continue  # an earlier, more specific pattern took this text
             made = _change(kind, m, ctx)
-            if made:
+            if made or kind == "improve":  # improving Leadership / OC is understood and changes no attack
                 spans.append((m.start(), m.end(), made))
     spans.sort(key=lambda s: s[0])
     return spans
@@ -269,6 +270,46 @@ def _weapons(sentence: str, ctx: Context) -> tuple[dict, dict]:
     return {}, {}
 
 
+# Phrases that say when or for how long, not what: they change nothing the engine computes.
+_FILLER = re.compile(
+    r"[Uu]ntil the (?:end|start) of (?:the|your next|your opponent’s next|your opponent's next) "
+    r"(?:phase|turn|battle round|Command phase|Shooting phase|Fight phase)|[Ii]n addition|as well|[Tt]he bearer(?:’s|'s|s)?|"
+    r"(?:each time )?an? (?:ranged |melee )?attack is made with (?:an? |such a |that )?(?:\[[^\]]*\] )?weapon|"
+    r"models in (?:your|this|that) unit|[Yy]ou can|[Ii]f every model in (?:a|this|that) unit has this ability,?(?: then)?|"
+    r"against (?:that|the) attack|\(\d{2}(?:\.\d{2})+\)")
+# Words that hold sentences together; any other word left over is something not understood.
+_GLUE = frozenset(
+    "a an and the that this these those your its it each time of in to with you can if then also as until "
+    "all models model unit units by equipped or is are has have made makes attack attacks weapon weapons from "
+    "army friendly on while when which such they their both either one instead".split())
+
+
+# 'have a 4+ invulnerable save and, after the attacking unit has resolved its attacks, ...
+# it can make a Normal move': a later, separate instruction after the changes, kept as
+# `outside` text (it changes nothing in the attack sequence).
+_LATER_CLAUSE = re.compile(r",? and, (?=after |unless |it can |your unit can )")
+_ROLL_TERMS = re.compile(r"\b(roll|characteristic|save|damage|critical|wound|hit|ability)\b", re.I)
+
+
+def _unexplained(sentence: str, ctx: Context, spans: list[tuple[int, int, list[dict]]]) -> list[str]:
+    """Words of the sentence no pattern read (glue words aside). Non-empty: do not compile,
+    since a qualifier we cannot read ('while this model has 1-5 wounds remaining', 'against
+    Psychic Attacks', 'within half range') may change what the sentence means."""
+    covered = bytearray(len(sentence))
+    def cover(start: int, end: int) -> None:
+        covered[start:end] = b"\x01" * (end - start)
+    for start, end, _made in spans:
+        cover(start, end)
+    for pattern in [p for p, _make in _CONDITIONS] + [_FILLER, _TARGET_FRAME, _ENEMY_ATTACKER, _OWN_ATTACKER,
+                                                       _ATTACK_TARGETS, _WEAPONS, _WITH_ABILITY]:
+        for m in pattern.finditer(sentence):
+            if m.end() > m.start():
+                cover(m.start(), m.end())
+    rest = "".join(ch if not covered[i] else " " for i, ch in enumerate(sentence))
+    words = re.findall(r"[A-Za-z0-9][A-Za-z0-9’'\-]*", rest)
+    return [w for w in words if w.lower() not in _GLUE]
+
+
 def compile_sentence(sentence: str, ctx: Context) -> dict:
     """One sentence as an effect entry (compiled, native or uncompiled)."""
     if len(sentence) > MAX_SENTENCE:
@@ -280,6 +321,13 @@ def compile_sentence(sentence: str, ctx: Context) -> dict:
             spans = []
             break
         previous = end
+    rest = _LATER_CLAUSE.search(sentence, spans[-1][1]) if spans else None
+    if rest and _ROLL_TERMS.search(sentence[rest.end():]):
+        rest = None  # it speaks of rolls or characteristics: not separable
+    checked = sentence[:rest.start()] if rest else sentence
+    if spans and _unexplained(checked, ctx, spans):
+        spans = []
+    spans = [s for s in spans if s[2]]
     if not spans:
         if ctx.ability_id in ABILITIES or ctx.ability_id in NATIVE_CORE:
             return {"text": sentence, "status": "native", "ability": ctx.ability_id}
@@ -356,6 +404,8 @@ def compile_sentence(sentence: str, ctx: Context) -> dict:
     if when:
         effect["when"] = when
     effect["changes"] = changes
+    if rest:
+        effect["outside"] = sentence[rest.end():]
     return effect
 
 

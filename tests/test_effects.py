@@ -212,10 +212,24 @@ CTX = Context("10e", Known(["INFANTRY", "VEHICLE"]))
     "Each time an attack is made with such a weapon, the target cannot have the Benefit of Cover against that attack.",
     "Add 1 to the Attacks characteristic for every five models in the target unit (rounding down).",
     "You re-roll that roll, test or saving throw.",
+    # Qualifiers the compiler cannot read (from BattleScribe data): compiling the rest would be a guess.
+    "This model has the Feel No Pain 2+ ability against Psychic Attacks.",
+    "While this model has 1-5 wounds remaining, each time this model makes an attack, subtract 1 from the Hit roll.",
+    "Each time a model in this unit makes a ranged attack that targets an enemy unit within half range, "
+    "improve the Armour Penetration characteristic of that attack by 1.",
+    "This model’s twin heavy onslaught gatling cannon has the [SUSTAINED HITS 2] ability when targeting Infantry units.",
+    "Improve the Strength and Armour Penetration characteristics of the bearer's melee weapons by 1, "
+    "and those weapons have the [Precision] ability.",
 ])
 def test_qualified_or_unknown_sentences_stay_uncompiled(text):
     [entry] = compile_text(text, CTX)
     assert entry == {"text": text, "status": "uncompiled", "attack_relevant": True}
+
+
+def test_a_later_separate_instruction_is_kept_as_outside_text(seeds):
+    [effect] = seeds["imperial-agents/imperialis-fleet/displacer-field"]["effects"]
+    assert effect["status"] == "compiled" and effect["changes"] == [{"op": "invulnerable", "value": 4}]
+    assert effect["outside"].startswith("after the attacking unit has resolved its attacks, unless your unit")
 
 
 def test_sentences_outside_the_attack_sequence_are_uncompiled_and_marked_so():
@@ -246,5 +260,11 @@ def test_seed_coverage_of_attack_sentences(seeds):
         if rec["kind"] == "datasheet":
             groups += [a.get("effects", []) for a in rec["abilities"]]
         for effects in groups:
-            gaps = [e["text"] for e in effects if e["status"] == "uncompiled" and e["attack_relevant"]]
+            gaps = [e["text"] for e in effects if e["status"] == "uncompiled" and e["attack_relevant"]
+                    and e["text"] not in OUTSIDE_THE_ENGINE]
             assert not gaps, (rid, gaps)
+
+
+# Attack-relevant sentences of those kinds that the engine does not model: mortal wounds
+# from an Enhancement are not an attack, so how they are allocated changes no number.
+OUTSIDE_THE_ENGINE = {"Mortal wounds inflicted by this Enhancement are allocated as if they had the [PRECISION] ability."}
