@@ -109,7 +109,7 @@ _TARGET_FRAME = re.compile(
 _ENEMY_ATTACKER = re.compile(rf"enemy ({_KW}) unit[^,]{{0,100}}, each time a model in that \1 unit makes an? (?:(ranged|melee) )?attack")
 _OWN_ATTACKER = re.compile(
     rf"[Ee]ach time an? (?:friendly )?({_KW}) (?:model from your army|unit) makes an? (?:(ranged|melee) )?attack|"
-    r"[Ee]ach time a model in (?:your|this|that) unit makes an? (?:(ranged|melee) )?attack")
+    r"[Ee]ach time (?:a model in (?:your|this|that|the bearer’s|the bearer's) unit|this model|the bearer) makes an? (?:(ranged|melee) )?attack")
 _ATTACK_TARGETS = re.compile(rf"attack that targets (?:an?|that) ({_KW}) unit(?: containing (\d+) or more models)?")
 _WEAPONS = re.compile(
     rf"(?P<what>(?:(?:[Tt]he )?bearer(?:’s|'s|s)? |(?:[Tt]hat|[Tt]his) model(?:’s|'s) )?(?:[Rr]anged |[Mm]elee |Psychic )?weapons|(?:[Ss]torm bolter )weapons|storm bolters)"
@@ -291,6 +291,11 @@ _LATER_CLAUSE = re.compile(r",? and, (?=after |unless |it can |your unit can )")
 _ROLL_TERMS = re.compile(r"\b(roll|characteristic|save|damage|critical|wound|hit|ability)\b", re.I)
 
 
+# Changes where the engine keeps the better of two (re-rolls, critical thresholds, saves):
+# 'instead' replacing an earlier sentence's change of the same kind is then exact.
+_TAKE_BEST = {"reroll", "critical", "invulnerable", "feel_no_pain", "cover", "ability", "ignore_modifiers"}
+
+
 def _unexplained(sentence: str, ctx: Context, spans: list[tuple[int, int, list[dict]]]) -> list[str]:
     """Words of the sentence no pattern read (glue words aside). Non-empty: do not compile,
     since a qualifier we cannot read ('while this model has 1-5 wounds remaining', 'against
@@ -328,6 +333,9 @@ def compile_sentence(sentence: str, ctx: Context) -> dict:
     if spans and _unexplained(checked, ctx, spans):
         spans = []
     spans = [s for s in spans if s[2]]
+    if len(spans) == 1 and re.search(r"\binstead\b", sentence) and \
+            any(c["op"] not in _TAKE_BEST for c in spans[0][2]):
+        spans = []  # 'add 2 instead' replaces a change of an earlier sentence: not expressible per entry
     if not spans:
         if ctx.ability_id in ABILITIES or ctx.ability_id in NATIVE_CORE:
             return {"text": sentence, "status": "native", "ability": ctx.ability_id}

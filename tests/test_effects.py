@@ -220,6 +220,8 @@ CTX = Context("10e", Known(["INFANTRY", "VEHICLE"]))
     "This model’s twin heavy onslaught gatling cannon has the [SUSTAINED HITS 2] ability when targeting Infantry units.",
     "Improve the Strength and Armour Penetration characteristics of the bearer's melee weapons by 1, "
     "and those weapons have the [Precision] ability.",
+    # 'instead' of an earlier sentence's +1: adding both would be wrong.
+    "If this unit made a Charge move this turn, add 2 to the Attacks characteristic of melee weapons equipped by models in this unit instead.",
 ])
 def test_qualified_or_unknown_sentences_stay_uncompiled(text):
     [entry] = compile_text(text, CTX)
@@ -235,6 +237,15 @@ def test_a_later_separate_instruction_is_kept_as_outside_text(seeds):
 def test_sentences_outside_the_attack_sequence_are_uncompiled_and_marked_so():
     [entry] = compile_text("Your unit can make a Normal move of up to D6\".", CTX)
     assert entry["status"] == "uncompiled" and entry["attack_relevant"] is False
+
+
+def test_frames_of_a_single_model_and_of_the_bearer():
+    [entry] = compile_text("Each time this model makes a melee attack, re-roll a Wound roll of 1.", CTX)
+    assert entry["side"] == "attacker" and entry["when"] == {"attack": "melee"}
+    [entry] = compile_text("Each time an attack targets this unit, subtract 1 from the Wound roll.", CTX)
+    assert entry["side"] == "target" and entry["changes"] == [{"op": "modify", "roll": "wound", "value": -1}]
+    [entry] = compile_text("The bearer has a 4+ invulnerable save.", CTX)
+    assert entry["side"] == "target" and entry["changes"] == [{"op": "invulnerable", "value": 4}]
 
 
 def test_weapon_ability_definitions_are_native():
