@@ -173,7 +173,7 @@ def _add_dice(value: int | str, add: int, what: str) -> int | str:
     return m.group("dice") + (f"+{plus}" if plus else "")
 
 
-def _apply(change: dict, state: _State, scenario: Scenario, log) -> None:
+def _apply(change: dict, state: _State, log) -> None:
     op = change["op"]
     w, t, m = state.weapon, state.target, state.modifiers
     if op == "modify":
@@ -296,7 +296,7 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                         def note(what: str, applied: bool = True, _state=state) -> None:
                             log.append({"effect": source.id, "name": source.name, "side": side,
                                         "group": _state.weapon.name, "change": what, "applied": applied})
-                        _apply(change, state, scenario, note)
+                        _apply(change, state, note)
                         applied_any = True
                     for change in changes:
                         assumed += (change.get("when") or {}).get("assumed", [])

@@ -27,9 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from warscribe.extract.keyexpr import Known, parse_list
+from warscribe.extract.keyexpr import KEYWORD_LIST, Known, parse_list
 from warscribe.schema.abilities import ABILITIES, find_mentions
-from warscribe.extract.keyexpr import _LIST as KEYWORD_LIST
 
 MAX_TEXT = 20_000  # characters of one rules text considered (bounded work per record)
 MAX_SENTENCE = 1_500  # a longer 'sentence' is scraping debris: kept uncompiled, not scanned

@@ -28,14 +28,14 @@ from warscribe.schema.keywords import same_keyword
 _WORD = r"(?:non-)?[A-Z][A-Z0-9’'\-]{0,30}[A-Z0-9](?![a-z])"
 _RUN = rf"{_WORD}(?: {_WORD}){{0,7}}"
 _SEP = r"(?:\s*,\s*(?:(?:or|and)\s+)?|\s*/\s*|\s+(?:or|and)\s+)"
-_LIST = rf"{_RUN}(?:{_SEP}{_RUN}){{0,11}}"
+KEYWORD_LIST = rf"{_RUN}(?:{_SEP}{_RUN}){{0,11}}"
 _NOUN = r"\s+(?:units?|models?)\b"
 MAX_TEXT = 20_000  # characters of a text considered
 
-_EXCLUDING = re.compile(rf"\(excluding ({_LIST})(?:{_NOUN})?\s?\)")
-_CANNOT = re.compile(rf"[Yy]ou cannot (?:target|select) an? ({_LIST}){_NOUN}")
-_ONLY_IF = re.compile(rf"[Yy]ou can only select an? ({_LIST}){_NOUN}[^.]{{0,80}}? if it is an? ({_LIST})(?:{_NOUN})?")
-_MAIN = re.compile(rf"(?<![A-Za-z\-])({_LIST})(?:{_NOUN}|\s+only\b|(?=\s*[.)]|$))")
+_EXCLUDING = re.compile(rf"\(excluding ({KEYWORD_LIST})(?:{_NOUN})?\s?\)")
+_CANNOT = re.compile(rf"[Yy]ou cannot (?:target|select) an? ({KEYWORD_LIST}){_NOUN}")
+_ONLY_IF = re.compile(rf"[Yy]ou can only select an? ({KEYWORD_LIST}){_NOUN}[^.]{{0,80}}? if it is an? ({KEYWORD_LIST})(?:{_NOUN})?")
+_MAIN = re.compile(rf"(?<![A-Za-z\-])({KEYWORD_LIST})(?:{_NOUN}|\s+only\b|(?=\s*[.)]|$))")
 
 
 class Known:
@@ -90,7 +90,7 @@ def standalone_keywords(text: str) -> set[str]:
     list items of one capitalised word, so certainly one keyword each."""
     out: set[str] = set()
     text = re.sub(r"\[[^\[\]\n]*\]?", " ", (text or "")[:MAX_TEXT])  # weapon abilities are not keywords
-    for m in re.finditer(_LIST, text):
+    for m in re.finditer(KEYWORD_LIST, text):
         if text[m.end():m.end() + 1] == ":":
             continue  # a label such as 'EFFECT:'
         for item in re.split(_SEP, m.group(0)):

@@ -7,6 +7,7 @@ ability on the weapon), the result must equal that scenario's exactly.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -311,6 +312,11 @@ def test_calc_shows_which_effects_changed_what(tmp_path):
     calc = subprocess.run([sys.executable, "-m", "warscribe.cli", "calc", str(path), "--kb", str(out)], cwd=ROOT,
                           capture_output=True, text=True)
     assert calc.returncode == 2 and "changes nothing in this scenario" in calc.stderr and "Traceback" not in calc.stderr
+    example = subprocess.run([sys.executable, "-m", "warscribe.cli", "calc", "examples/scenarios/effects.yaml",
+                              "--kb", str(out), "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert example.returncode == 0, example.stderr
+    assert [e["change"] for e in json.loads(example.stdout)["effects"]] == [
+        "wound roll +1", "wound roll +1", "AP 0 -> -1"]
     report = subprocess.run([sys.executable, "-m", "warscribe.cli", "effects", "--kb", str(out)], cwd=ROOT,
                             capture_output=True, text=True)
     assert report.returncode == 0
