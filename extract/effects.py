@@ -149,7 +149,7 @@ _CHANGES: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(add|subtract) (\d) (?:to|from) the (Attacks|Damage|Strength|Toughness|Armour Penetration|Wounds) characteristic", re.I), "characteristic"),
     (re.compile(r"[Ii]mprove the (?:[^.]{0,60}?’s |[^.]{0,60}?'s )?((?:(?:Armour Penetration|Leadership|Wounds|Objective Control|Toughness)(?: and |, )?)+) characteristics? (?:[^.]{0,120}? )?by (\d)"), "improve"),
     (re.compile(r"change the (Damage|Attacks|Strength|Armour Penetration) characteristic of [^.]{0,120}? to (\d+)", re.I), "set"),
-    (re.compile(r"(?:have|has) (?:an?|the) (\d)\+ invulnerable save", re.I), "invulnerable"),
+    (re.compile(r"(?:have|has) (?:an?|the) (\d)\+ invulnerable save(?: against (ranged|melee) attacks)?", re.I), "invulnerable"),
     (re.compile(r"Feel No Pain (\d)\+(?: ability)?(?: against (attacks with an unmodified Damage characteristic of 1|mortal wounds))?", re.I), "fnp"),
     (re.compile(r"(?:have|has) the Benefit of Cover", re.I), "cover"),
     (re.compile(r"(?:has|have) the ([A-Z][A-Za-z’' ]{0,40}?) ability", re.I), "grant"),
@@ -189,7 +189,10 @@ def _change(kind: str, m: re.Match, ctx: Context) -> list[dict]:
     if kind == "set":
         return [{"op": "characteristic", "characteristic": _CHARACTERISTIC[m.group(1).lower()], "set": int(m.group(2))}]
     if kind == "invulnerable":
-        return [{"op": "invulnerable", "value": int(m.group(1))}]
+        change = {"op": "invulnerable", "value": int(m.group(1))}
+        if m.group(2):
+            change["when"] = {"attack": m.group(2).lower()}
+        return [change]
     if kind == "fnp":
         change = {"op": "feel_no_pain", "value": int(m.group(1))}
         if m.group(2):
@@ -398,7 +401,7 @@ def compile_sentence(sentence: str, ctx: Context) -> dict:
                 side = change["effects"][0]["side"]
             entry = dict(change)
             if clause:
-                entry["when"] = clause
+                entry["when"] = _merge(change.get("when", {}), clause)
             if instead:
                 entry["instead"] = True
             changes.append(entry)
