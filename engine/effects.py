@@ -28,6 +28,7 @@ from warscribe.schema.keywords import describe, matches
 from warscribe.schema.text import slugify
 
 SIDES = ("attacker", "target")
+BEARER = "the bearer only"  # an assumed condition: the change is for one model (extract/effects.py)
 _ROLL_NAME = {"hit": "hit roll", "wound": "wound roll"}
 _DICE_PLUS = re.compile(r"^(?P<dice>[1-9]?D[36])(?:\+(?P<plus>\d+))?$")
 
@@ -301,12 +302,14 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                     for change in changes:
                         assumed += (change.get("when") or {}).get("assumed", [])
                 for change in entry["changes"]:
+                    bearer = BEARER in (entry.get("when") or {}).get("assumed", []) + \
+                        (change.get("when") or {}).get("assumed", [])
+                    if bearer and side == "target" and scenario.target.models > 1:
+                        raise ScenarioError(f"{where}: {source.name} applies to the bearer (one model) only; the engine's "
+                                            f"target models are all alike (target.models: {scenario.target.models})",
+                                            "effect-not-modelled")
                     if change["op"] == "characteristic" and change["characteristic"] == "wounds" and \
                             not _unmet(change.get("when"), side, scenario, None):
-                        bearer = "the bearer only" in (change.get("when") or {}).get("assumed", [])
-                        if bearer and scenario.target.models > 1:
-                            raise ScenarioError(f"{where}: {source.name} changes the bearer's Wounds only; the engine's "
-                                                f"target models are all alike (target.models: {scenario.target.models})", "effect-not-modelled")
                         if side != "target":
                             continue
                         wounds_add += change["add"]

@@ -231,6 +231,8 @@ def _find_changes(sentence: str, ctx: Context) -> list[tuple[int, int, list[dict
 # A change read under one of these words is not understood ('the target cannot have the
 # Benefit of Cover', 'add 1 ... for every five models', 'if all of the following apply').
 _GUARD = re.compile(r"\b(?:cannot|can't|not|never|for every|if all of the following|unless|except|excluding)\b", re.I)
+# 'The bearer has a 4+ invulnerable save': one model's, not its unit's.
+_ONE_MODEL = re.compile(r"(?:^|[.:■]\s*)(?:The bearer|This model) (?:has|have)\b")
 _WITH_ABILITY = re.compile(r"attack (?:is )?made with (?:an? |such a |that )?(?:\[([^\]]+)\] )?weapon")
 #: Core abilities the engine applies from the scenario itself (target.feel_no_pain).
 NATIVE_CORE = {"feel-no-pain"}
@@ -375,6 +377,8 @@ def compile_sentence(sentence: str, ctx: Context) -> dict:
         kind = own.group(2) or own.group(3)
         if kind:
             when["attack"] = kind.lower()
+    if _ONE_MODEL.search(sentence):
+        when = _merge(when, {"assumed": ["the bearer only"]})
     targets = _ATTACK_TARGETS.search(sentence)
     if targets and side == "attacker":
         when["enemy"] = parse_list(targets.group(1), ctx.known)

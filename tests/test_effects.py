@@ -246,6 +246,7 @@ def test_frames_of_a_single_model_and_of_the_bearer():
     assert entry["side"] == "target" and entry["changes"] == [{"op": "modify", "roll": "wound", "value": -1}]
     [entry] = compile_text("The bearer has a 4+ invulnerable save.", CTX)
     assert entry["side"] == "target" and entry["changes"] == [{"op": "invulnerable", "value": 4}]
+    assert entry["when"] == {"assumed": ["the bearer only"]}
     [entry] = compile_text("Models in this unit have a 4+ invulnerable save against ranged attacks.", CTX)
     assert entry["changes"] == [{"op": "invulnerable", "value": 4, "when": {"attack": "ranged"}}]
 

@@ -203,6 +203,15 @@ def test_will_sapping_salvo_damage_three_for_a_culexus(kb):
     same(other, scenario([(1, dict(gun, abilities=["SUSTAINED HITS 1"]))], MARINES, ruleset="11e"), kb)
 
 
+def test_formidable_resolve_wounds_for_the_bearer_alone(kb):
+    inquisitor = {"toughness": 3, "save": 4, "wounds": 4, "models": 1, "keywords": INQUISITOR}
+    same(scenario([(5, STORM_BOLTER)], inquisitor, ruleset="11e", target_effects=["Formidable Resolve"]),
+         scenario([(5, STORM_BOLTER)], dict(inquisitor, wounds=5), ruleset="11e"), kb)
+    with pytest.raises(ScenarioError, match=r"applies to the bearer \(one model\) only.*target.models: 4"):
+        evaluate(scenario([(5, STORM_BOLTER)], dict(inquisitor, models=4), ruleset="11e",
+                          target_effects=["Formidable Resolve"]), kb)
+
+
 # -- re-rolls ------------------------------------------------------------------------------------------
 
 def test_brotherhood_strike_rerolls_ones(kb):
