@@ -321,7 +321,7 @@ def test_calc_shows_which_effects_changed_what(tmp_path):
     calc = subprocess.run([sys.executable, "-m", "warscribe.cli", "calc", str(path), "--kb", str(out)], cwd=ROOT,
                           capture_output=True, text=True)
     assert calc.returncode == 2 and "changes nothing in this scenario" in calc.stderr and "Traceback" not in calc.stderr
-    example = subprocess.run([sys.executable, "-m", "warscribe.cli", "calc", "examples/scenarios/effects.yaml",
+    example = subprocess.run([sys.executable, "-m", "warscribe.cli", "calc", "examples/with-build/stratagems.yaml",
                               "--kb", str(out), "--json"], cwd=ROOT, capture_output=True, text=True)
     assert example.returncode == 0, example.stderr
     assert [e["change"] for e in json.loads(example.stdout)["effects"]] == [
