@@ -36,7 +36,8 @@ def evaluate_scenario(scenario: Scenario) -> Result:
     models, wounds = target.models, target.wounds
     cap = damage_cap(models, wounds)
     profiles = [
-        group_profile(scenario.ruleset, g.models, g.weapon, target, scenario.conditions, scenario.modifiers)
+        group_profile(scenario.ruleset, g.models, g.weapon, g.target or target, g.conditions or scenario.conditions,
+                      g.modifiers or scenario.modifiers)
         for g in scenario.groups
     ]
     chains = [Chain(models, wounds, p.event_damage) for p in profiles]
@@ -111,6 +112,7 @@ def evaluate_scenario(scenario: Scenario) -> Result:
         attacker_mortal_wounds=hazard,
         groups=summaries,
         notes=notes,
+        effects=list(scenario.effects),
     )
 
 

@@ -39,6 +39,10 @@ class Group:
 
     models: int
     weapon: Weapon
+    # What effects changed for this group only (engine/effects.py); None: the scenario's.
+    target: Target | None = None
+    conditions: Conditions | None = None
+    modifiers: Modifiers | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ class Scenario:
     modifiers: Modifiers = Modifiers()
     attacker_keywords: frozenset[str] = frozenset()
     name: str | None = None
+    effects: tuple[dict, ...] = ()  # what the scenario's named effects changed (engine/effects.py)
 
 
 @dataclass
@@ -109,6 +114,7 @@ class Result:
     attacker_mortal_wounds: float | None
     groups: list[GroupSummary]
     notes: list[str] = field(default_factory=list)
+    effects: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         out = {
@@ -137,4 +143,6 @@ class Result:
             for g in self.groups
         ]
         out["notes"] = list(self.notes)
+        if self.effects:
+            out["effects"] = [dict(e) for e in self.effects]
         return out

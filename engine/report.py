@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from warscribe.engine.model import Result, Scenario
+from warscribe.schema.text import terminal_safe
 
 BAR_WIDTH = 40
 SHOW_AT_LEAST = 0.0005  # histogram rows below this probability are folded into the tails
@@ -85,6 +86,13 @@ def to_text(result: Result, scenario: Scenario) -> str:
     lines.extend(histogram("Models slain", result.models_slain))
     lines.append("")
     lines.extend(histogram("Wounds removed", result.wounds_removed))
+    if result.effects:
+        lines.append("")
+        lines.append("Effects applied:")
+        for e in result.effects:
+            where = f" [{e['group']}]" if e["group"] else ""
+            mark = "" if e["applied"] else " (not applied)"
+            lines.append(terminal_safe(f"  {e['side']}: {e['name']}{where}: {e['change']}{mark}"))
     for note in result.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)

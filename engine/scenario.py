@@ -14,6 +14,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from warscribe.engine.effects import apply_effects
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.kb import KnowledgeBase
 from warscribe.schema import DEFAULT_OUT, safeyaml
@@ -136,11 +137,16 @@ def _inline_weapon(profile: dict, field: str) -> Weapon:
     )
 
 
-def _ref_weapon(ref: str, field: str, kb) -> Weapon:
+def _knowledge_base(kb) -> KnowledgeBase:
     if kb is None or isinstance(kb, (str, Path)):
-        kb = KnowledgeBase.load(kb or DEFAULT_OUT / "json" / "warscribe.json")
-    elif isinstance(kb, dict):
-        kb = KnowledgeBase(kb)
+        return KnowledgeBase.load(kb or DEFAULT_OUT / "json" / "warscribe.json")
+    if isinstance(kb, dict):
+        return KnowledgeBase(kb)
+    return kb
+
+
+def _ref_weapon(ref: str, field: str, kb) -> Weapon:
+    kb = _knowledge_base(kb)
     weapon = kb.resolve(ref, field)
     record = kb.by_id.get(weapon.id) if weapon.id else None
     if record is not None:
@@ -189,7 +195,7 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
         )
     c = data.get("conditions") or {}
     m = data.get("modifiers") or {}
-    return Scenario(
+    scenario = Scenario(
         ruleset=ruleset,
         groups=tuple(groups),
         target=target,
@@ -198,6 +204,10 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
         attacker_keywords=_keywords(data["attacker"].get("keywords")),
         name=data.get("name"),
     )
+    named = {side: data[side].get("effects") for side in ("attacker", "target") if data[side].get("effects")}
+    if named:
+        scenario = apply_effects(scenario, named, _knowledge_base(kb).bundle)
+    return scenario
 
 
 def load_scenario(path: str | Path, kb: KnowledgeBase | dict | str | Path | None = None) -> Scenario:

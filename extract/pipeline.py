@@ -11,6 +11,7 @@ from pathlib import Path
 
 
 from warscribe.schema.diagnostics import Report
+from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
 from warscribe.extract.lines import Document, read_text
@@ -74,6 +75,9 @@ def extract(manifest: Path) -> Result:
         add_export(store, export, report)
     records = store.finish()
     _resolve_references(records, report)
+
+    # Stage 4b: compile rules text into keyword expressions and effects.
+    records = compile_records(records)
 
     # Stage 5: validate. A record that fails its schema is reported and not written.
     valid, rejected = [], []

@@ -45,6 +45,9 @@ REFERENCE_FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("detachment", "enhancements", "enhancement", True),
     ("enhancement", "detachment", "detachment", False),
     ("keyword", "datasheets", "datasheet", True),
+    ("stratagem", "targets", "datasheet", True),
+    ("datasheet", "stratagems", "stratagem", True),
+    ("enhancement", "bearers", "datasheet", True),
 )
 
 
@@ -121,6 +124,14 @@ class Bundle:
 
     def enhancements_of(self, detachment: dict) -> list[dict]:
         return [self.by_id[e] for e in detachment.get("enhancements", []) if e in self.by_id]
+
+    def stratagems_for(self, datasheet: dict) -> list[dict]:
+        """The stratagems that can target a datasheet's unit (the effects compiler's target lists)."""
+        return [self.by_id[s] for s in datasheet.get("stratagems", []) if s in self.by_id]
+
+    def targets_of(self, stratagem: dict) -> list[dict]:
+        """The datasheets a stratagem can target."""
+        return [self.by_id[d] for d in stratagem.get("targets", []) if d in self.by_id]
 
     def datasheets_with_keyword(self, keyword: dict) -> list[dict]:
         return [self.by_id[d] for d in keyword.get("datasheets", []) if d in self.by_id]

@@ -143,6 +143,17 @@ CODES: dict[str, Code] = {
                            "Use one of the ids the message suggests."),
     "no-knowledge-base": Code("error", "The knowledge base for `ref` weapons cannot be found or read.",
                               "Run `warscribe build`, or pass --kb PATH."),
+    "unknown-effect": Code("error", "A scenario names an effect the knowledge base does not hold (or several).",
+                           "Use a name or id that `warscribe effects --json` lists, or one the message suggests."),
+    "effect-not-eligible": Code("error", "A scenario's unit cannot use a named effect: its stratagem TARGET or "
+                                "enhancement restriction needs keywords the unit lacks.",
+                                "Give the unit's keywords, or drop the effect."),
+    "effect-not-applicable": Code("error", "A named effect changes nothing in the scenario: it is listed on the wrong "
+                                  "side, or its conditions are not met; the message says which.",
+                                  "Move it to the other side, or set the condition (keywords, conditions.charged)."),
+    "effect-not-modelled": Code("error", "A named effect applies, but the engine cannot compute it exactly "
+                                "(e.g. Feel No Pain against mortal wounds only, with [DEVASTATING WOUNDS]).",
+                                "Drop the effect, or model it with the scenario's own settings."),
 }
 
 

@@ -40,11 +40,11 @@ def datasheet(*, id: str, name: str, ruleset: str, faction: str, keywords: list[
               faction_keywords: list[str], composition: list[dict], points: list[dict],
               abilities: list[dict], weapons: list[str], wargear_options: list[dict],
               leader: dict = OMIT, led_by: dict = OMIT, models: list[dict] = OMIT,
-              source: list[dict] = OMIT) -> dict:
+              stratagems: list[str] = OMIT, source: list[dict] = OMIT) -> dict:
     return _record("datasheet", id, name, ruleset, dict(
         faction=faction, keywords=keywords, faction_keywords=faction_keywords, composition=composition,
         points=points, abilities=abilities, weapons=weapons, wargear_options=wargear_options,
-        leader=leader, led_by=led_by, models=models, source=source))
+        leader=leader, led_by=led_by, models=models, stratagems=stratagems, source=source))
 
 
 def weapon(*, id: str, name: str, ruleset: str, datasheet: str, type: str, range: int | float | None,
@@ -59,11 +59,13 @@ def stratagem(*, id: str, name: str, ruleset: str, cp: int, category: str | None
               detachment: str | None, when: str | None = None, target: str | None = None,
               effect: str | None = None, restrictions: str | None = None, flavour: str | None = None,
               number: str = OMIT, designer_note: str = OMIT, mentions: list[dict] = OMIT,
+              target_keywords: dict | None = OMIT, targets: list[str] = OMIT, effects: list[dict] = OMIT,
               source: list[dict] = OMIT) -> dict:
     return _record("stratagem", id, name, ruleset, dict(
         cp=cp, category=category, origin=origin, detachment=detachment, when=when, target=target,
         effect=effect, restrictions=restrictions, flavour=flavour, number=number,
-        designer_note=designer_note, mentions=mentions, source=source))
+        designer_note=designer_note, mentions=mentions, target_keywords=target_keywords, targets=targets,
+        effects=effects, source=source))
 
 
 def detachment(*, id: str, name: str, ruleset: str, faction: str, rule: dict | None,
@@ -74,26 +76,28 @@ def detachment(*, id: str, name: str, ruleset: str, faction: str, rule: dict | N
 
 def enhancement(*, id: str, name: str, ruleset: str, detachment: str | None, points: int | None,
                 text: str | None, restriction: str | None, flavour: str = OMIT,
-                mentions: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
+                mentions: list[dict] = OMIT, restriction_keywords: dict | None = OMIT, bearers: list[str] = OMIT,
+                effects: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
     return _record("enhancement", id, name, ruleset, dict(
         detachment=detachment, points=points, text=text, restriction=restriction, flavour=flavour,
-        mentions=mentions, source=source))
+        mentions=mentions, restriction_keywords=restriction_keywords, bearers=bearers, effects=effects,
+        source=source))
 
 
 def ability(*, id: str, name: str, ruleset: str, type: str, text: str, ability_id: str = OMIT,
             number: str = OMIT, heading: str = OMIT, flavour: str = OMIT, bullets: list[str] = OMIT,
-            mentions: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
+            mentions: list[dict] = OMIT, effects: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
     return _record("ability", id, name, ruleset, dict(
         type=type, ability_id=ability_id, number=number, heading=heading, flavour=flavour, text=text,
-        bullets=bullets, mentions=mentions, source=source))
+        bullets=bullets, mentions=mentions, effects=effects, source=source))
 
 
 def rule(*, id: str, name: str, ruleset: str, number: str | None, title: str | None, text: str,
          bullets: list[str], see_also: list[dict], flavour: str = OMIT, mentions: list[dict] = OMIT,
-         source: list[dict] = OMIT) -> dict:
+         effects: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
     return _record("rule", id, name, ruleset, dict(
         number=number, title=title, flavour=flavour, text=text, bullets=bullets, see_also=see_also,
-        mentions=mentions, source=source))
+        mentions=mentions, effects=effects, source=source))
 
 
 def keyword(*, id: str, name: str, ruleset: str, faction_keyword: bool, datasheets: list[str],

@@ -33,17 +33,23 @@ def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema(name), registry=registry())
 
 
-def _inline(node, base: str):
-    """Replace every $ref by a copy of its target, so validation does no look-ups."""
+def _inline(node, base: str, expanding: tuple[str, ...] = ()):
+    """Replace every $ref by a copy of its target, so validation does no look-ups.
+
+    A recursive definition (a keyword expression holds keyword expressions) is expanded
+    once; the reference back into it stays a $ref, by absolute address.
+    """
     if isinstance(node, list):
-        return [_inline(n, base) for n in node]
+        return [_inline(n, base, expanding) for n in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
+        address = urljoin(base, node["$ref"])
+        if address in expanding:
+            return {"$ref": address}
         resolved = registry().resolver(base).lookup(node["$ref"])
-        target_base = urljoin(base, node["$ref"]).split("#")[0]
-        return _inline(copy.deepcopy(resolved.contents), target_base)
-    return {k: (_inline(v, base) if k not in ("$id", "$schema") else v) for k, v in node.items()}
+        return _inline(copy.deepcopy(resolved.contents), address.split("#")[0], expanding + (address,))
+    return {k: (_inline(v, base, expanding) if k not in ("$id", "$schema") else v) for k, v in node.items()}
 
 
 @lru_cache(maxsize=None)
@@ -69,7 +75,7 @@ def fast_validator(name: str) -> Draft202012Validator:
         if rest:
             derived["allOf"] = rest
         derived["additionalProperties"] = False
-    return Draft202012Validator(derived)
+    return Draft202012Validator(derived, registry=registry())
 
 
 def record_errors(record: dict, reference: bool = False) -> list[tuple[str, str]]:

@@ -56,6 +56,12 @@ def _diff(args: argparse.Namespace) -> int:
     return run_diff(args)
 
 
+def _effects(args: argparse.Namespace) -> int:
+    from warscribe.coverage import run_effects
+
+    return run_effects(args.kb, args.json, args.all)
+
+
 def _bench(args: argparse.Namespace) -> int:
     if args.target == "engine":
         from warscribe.bench_engine import run_bench
@@ -138,6 +144,12 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--kb", default=str(DEFAULT_OUT / "json" / "warscribe.json"),
                    help="knowledge base for weapon references: a build folder or its bundle file")
     c.set_defaults(func=_calc)
+
+    f = sub.add_parser("effects", help="coverage of the effects compiler: compiled and uncompiled sentences per record kind")
+    f.add_argument("--kb", default=str(DEFAULT_OUT), help="a build folder or its bundle file (default: out)")
+    f.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    f.add_argument("--all", action="store_true", help="list every uncompiled sentence, not only those about attacks")
+    f.set_defaults(func=_effects)
 
     a = sub.add_parser("census", help="how many weapon abilities of a BattleScribe TSV the parser knows")
     a.add_argument("tsv", nargs="?", default=str(ROOT.parent / "shared" / "corpus" / "bsdata-10e-weapons.tsv"))

@@ -187,6 +187,20 @@ def pair_renames(removed: list[dict], added: list[dict]) -> list[tuple[dict, dic
     return sorted(pairs, key=lambda p: _order(p[1]))
 
 
+def _follow_renames(value, moved: dict[str, str]):
+    """`value` with every id of a renamed record replaced by its new id (sorted id lists stay sorted)."""
+    if isinstance(value, str):
+        return moved.get(value, value)
+    if isinstance(value, dict):
+        return {k: (v if k == "id" else _follow_renames(v, moved)) for k, v in value.items()}
+    if isinstance(value, list):
+        out = [_follow_renames(v, moved) for v in value]
+        if out != value and all(isinstance(v, str) for v in value) and value == sorted(value):
+            out.sort()
+        return out
+    return value
+
+
 def compare(old: Bundle, new: Bundle, provenance: bool = False) -> Diff:
     """Added, removed and changed records (renames paired), ordered by kind and id."""
     ignore = {"id"} if provenance else IGNORED
@@ -197,8 +211,10 @@ def compare(old: Bundle, new: Bundle, provenance: bool = False) -> Diff:
     renames = pair_renames(removed, added)
     paired_old = {o["id"] for o, _ in renames}
     paired_new = {n["id"] for _, n in renames}
+    moved = {o["id"]: n["id"] for o, n in renames}
     for a, b in pairs + renames:
-        changes = field_changes(a, b, ignore)
+        # A reference to a renamed record is not a change of the record that holds it.
+        changes = field_changes(_follow_renames(a, moved), b, ignore) if moved else field_changes(a, b, ignore)
         if changes or a["id"] != b["id"]:
             diff.changed.append(Change(b["kind"], b["id"], b.get("name", ""), a["id"], a.get("name", ""), changes))
     diff.changed.sort(key=lambda c: (KINDS.index(c.kind) if c.kind in KINDS else len(KINDS), c.id))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from warscribe.schema.diagnostics import Report
+from warscribe.extract.compiler import without_derived
 from warscribe.extract.pipeline import extract
 from warscribe.export_csv import write_export
 from warscribe.extract.wahapedia import folder_sha256, load_export
@@ -42,7 +43,7 @@ EXPECTED_11E = {
 
 def comparable(record: dict, drop_models: bool = True) -> dict:
     """A record without provenance and without what the export does not carry."""
-    rec = copy.deepcopy({k: v for k, v in record.items() if k != "source"})
+    rec = copy.deepcopy({k: v for k, v in without_derived(record).items() if k != "source"})
     if drop_models:
         rec.pop("models", None)
     rec.pop("number", None)  # 11th-edition core stratagem numbers: no column

@@ -1,0 +1,363 @@
+"""Applying compiled effects (``schema/effect.schema.json``) to a checked scenario.
+
+A scenario names effects on either side (``attacker.effects``, ``target.effects``): a
+stratagem, enhancement, ability, detachment (its rule) or datasheet ability of the
+knowledge base, by id or name. Their compiled entries become changes to each weapon
+group's weapon, the target it meets, the conditions and the roll modifiers; the
+probability code then runs unchanged on those per-group contexts. Every change made
+is logged (which effect changed what, for which group), and so is every entry that
+did not apply and why.
+
+Eligibility is checked, never assumed: a stratagem whose TARGET keywords the unit
+lacks, or an effect none of whose entries can apply (wrong side, a condition the
+scenario contradicts), is a ``ScenarioError`` that says why. Conditions a scenario
+cannot express (an objective marker in range) are applied and listed as assumed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from warscribe.engine.errors import ScenarioError
+from warscribe.engine.model import Conditions, Group, Modifiers, Scenario, Target, Weapon
+from warscribe.engine.rules import REROLLS
+from warscribe.schema.abilities import canonical_text
+from warscribe.schema.bundle import Bundle
+from warscribe.schema.keywords import describe, matches
+from warscribe.schema.text import slugify
+
+SIDES = ("attacker", "target")
+BEARER = "the bearer only"  # an assumed condition: the change is for one model (extract/effects.py)
+_ROLL_NAME = {"hit": "hit roll", "wound": "wound roll"}
+_DICE_PLUS = re.compile(r"^(?P<dice>[1-9]?D[36])(?:\+(?P<plus>\d+))?$")
+
+
+@dataclass
+class Source:
+    """An effect the scenario names: where its compiled entries came from."""
+
+    id: str
+    name: str
+    kind: str
+    effects: list[dict]
+    eligible: dict | None = None  # keyword expression the owning unit must meet
+    eligible_what: str = ""  # "stratagem TARGET", "enhancement restriction"
+
+
+@dataclass
+class _State:
+    """One weapon group's context while effects are applied."""
+
+    weapon: Weapon
+    original: Weapon
+    target: Target
+    conditions: Conditions
+    modifiers: Modifiers
+    ignore: set[str] = field(default_factory=set)
+
+
+# --- finding the named effects ------------------------------------------------------
+
+def _sources(bundle: Bundle) -> list[Source]:
+    out: list[Source] = []
+    for rec in bundle.kind("stratagem"):
+        if rec.get("effects"):
+            out.append(Source(rec["id"], rec["name"], "stratagem", rec["effects"],
+                              rec.get("target_keywords"), "stratagem TARGET"))
+    for rec in bundle.kind("enhancement"):
+        if rec.get("effects"):
+            out.append(Source(rec["id"], rec["name"], "enhancement", rec["effects"],
+                              rec.get("restriction_keywords"), "enhancement restriction"))
+    for kind in ("ability", "rule"):
+        for rec in bundle.kind(kind):
+            if rec.get("effects"):
+                out.append(Source(rec["id"], rec["name"], kind, rec["effects"]))
+    for rec in bundle.kind("detachment"):
+        rule = rec.get("rule") or {}
+        if rule.get("effects"):
+            out.append(Source(rec["id"], rec["name"], "detachment rule", rule["effects"]))
+            out.append(Source(rec["id"], rule["name"], "detachment rule", rule["effects"]))
+    for rec in bundle.kind("datasheet"):
+        for ability in rec.get("abilities", []):
+            if ability.get("effects"):
+                out.append(Source(f"{rec['id']}#{slugify(ability['name'])}", ability["name"],
+                                  "datasheet ability", ability["effects"]))
+    return out
+
+
+def resolve(ref: str, bundle: Bundle, ruleset: str, field_name: str) -> Source:
+    """The effect a scenario names: by id, or by name (case and punctuation aside) in its ruleset."""
+    sources = _sources(bundle)
+    by_id = [s for s in sources if s.id == ref]
+    if by_id:
+        return by_id[0]
+    key = slugify(ref)
+    named = [s for s in sources if slugify(s.name) == key]
+    same = [s for s in named if _ruleset(bundle, s) == ruleset] or named
+    unique = {s.id: s for s in same}
+    if len(unique) == 1:
+        return next(iter(unique.values()))
+    if len(unique) > 1:
+        raise ScenarioError(f"{field_name}: {ref!r} names {len(unique)} effects; use one of the ids: {', '.join(sorted(unique))}",
+                            "unknown-effect")
+    close = sorted({s.name for s in sources if key and key in slugify(s.name)})[:5]
+    hint = f"; did you mean: {', '.join(close)}" if close else ""
+    raise ScenarioError(f"{field_name}: no effect named {ref!r} in {bundle.origin} (stratagems, enhancements, "
+                        f"abilities, detachment rules with compiled effects){hint}", "unknown-effect")
+
+
+def _ruleset(bundle: Bundle, source: Source) -> str | None:
+    rec = bundle.get(source.id.split("#")[0])
+    return rec.get("ruleset") if rec else None
+
+
+# --- conditions ---------------------------------------------------------------------
+
+def _keywords_text(keywords: frozenset[str]) -> str:
+    return ", ".join(sorted(keywords)) if keywords else "none given"
+
+
+def _unmet(when: dict | None, side: str, scenario: Scenario, state: _State | None) -> str | None:
+    """Why `when` does not hold for this scenario (and group), or None when it holds."""
+    if not when:
+        return None
+    own = scenario.attacker_keywords if side == "attacker" else scenario.target.keywords
+    other = scenario.target.keywords if side == "attacker" else scenario.attacker_keywords
+    own_field = "attacker.keywords" if side == "attacker" else "target.keywords"
+    other_field = "target.keywords" if side == "attacker" else "attacker.keywords"
+    if "unit" in when and not matches(when["unit"], own):
+        return f"needs a {describe(when['unit'])} unit ({own_field}: {_keywords_text(own)})"
+    if "enemy" in when and not matches(when["enemy"], other):
+        return f"needs attacks involving a {describe(when['enemy'])} unit ({other_field}: {_keywords_text(other)})"
+    if "enemy_models_at_least" in when and side == "attacker" and scenario.target.models < when["enemy_models_at_least"]:
+        return f"needs a target of {when['enemy_models_at_least']} or more models (target.models: {scenario.target.models})"
+    if when.get("charged") and not scenario.conditions.charged:
+        return "needs a unit that made a charge move this turn (conditions.charged: true)"
+    if state is not None:
+        if "attack" in when and state.weapon.type != when["attack"]:
+            return f"applies to {when['attack']} attacks only"
+        if when.get("weapon_had") and not state.original.has(when["weapon_had"]):
+            return f"applies to weapons that already had [{when['weapon_had'].upper().replace('-', ' ')}]"
+        if when.get("strength_gt_toughness"):
+            strength = state.weapon.strength
+            if not isinstance(strength, int):
+                raise ScenarioError(f"{state.weapon.name}: a condition on Strength > Toughness with a random Strength ({strength}) is not modelled", "effect-not-modelled")
+            if strength <= state.target.toughness:
+                return f"needs Strength greater than Toughness (S{strength} against T{state.target.toughness})"
+    return None
+
+
+def _weapon_unmet(scope: dict | None, weapon: Weapon) -> str | None:
+    if not scope:
+        return None
+    if "type" in scope and weapon.type != scope["type"]:
+        return f"applies to {scope['type']} weapons"
+    if "ability" in scope and not weapon.has(scope["ability"]):
+        return f"applies to weapons with [{scope['ability'].upper().replace('-', ' ')}]"
+    if "name" in scope and scope["name"].casefold() not in weapon.name.casefold():
+        return f"applies to {scope['name']} weapons"
+    return None
+
+
+# --- changes ------------------------------------------------------------------------
+
+def _add_dice(value: int | str, add: int, what: str) -> int | str:
+    if isinstance(value, int):
+        if value + add < 0:
+            raise ScenarioError(f"{what}: {value} {add:+d} is below 0")
+        return max(value + add, 0)
+    m = _DICE_PLUS.match(value.strip().upper())
+    plus = int(m.group("plus") or 0) + add if m else -1
+    if m is None or plus < 0:
+        raise ScenarioError(f"{what}: adding {add:+d} to {value} is not modelled", "effect-not-modelled")
+    return m.group("dice") + (f"+{plus}" if plus else "")
+
+
+def _apply(change: dict, state: _State, log) -> None:
+    op = change["op"]
+    w, t, m = state.weapon, state.target, state.modifiers
+    if op == "modify":
+        key = change["roll"]
+        m = replace(m, **{key: getattr(m, key) + change["value"]})
+        log(f"{_ROLL_NAME[key]} {change['value']:+d}")
+    elif op == "critical":
+        key = f"critical_{change['roll']}"
+        if change["threshold"] < getattr(m, key):
+            m = replace(m, **{key: change["threshold"]})
+            log(f"critical {change['roll']} on {change['threshold']}+")
+    elif op == "reroll":
+        key = f"reroll_{change['roll']}s"
+        if REROLLS.index(change["which"]) > REROLLS.index(getattr(m, key)):
+            m = replace(m, **{key: change["which"]})
+            log(f"re-roll {change['which']} {_ROLL_NAME[change['roll']]}s" if change["which"] == "failed"
+                else f"re-roll {_ROLL_NAME[change['roll']]}s of 1")
+    elif op == "ability":
+        ability = change["ability"]
+        same = [a for a in w.abilities if a["id"] == ability["id"] and a.get("keyword") == ability.get("keyword")]
+        if not same:
+            w = replace(w, abilities=w.abilities + (ability,))
+            log(f"gains [{canonical_text(ability)}]")
+    elif op == "characteristic":
+        key = change["characteristic"]
+        if key == "toughness":
+            new = change["set"] if "set" in change else t.toughness + change["add"]
+            log(f"Toughness {t.toughness} -> {new}")
+            t = replace(t, toughness=new)
+        elif key == "wounds":
+            pass  # unit-level: applied once in apply_effects
+        else:
+            field_name = {"attacks": "attacks", "damage": "damage", "strength": "strength", "ap": "ap"}[key]
+            old = getattr(w, field_name)
+            if "set" in change:
+                new = change["set"]
+            elif key == "ap":
+                new = min(0, old + change["add"])
+            else:
+                new = _add_dice(old, change["add"], f"{w.name}: {key}")
+            w = replace(w, **{field_name: new})
+            log(f"{ {'ap': 'AP', 'attacks': 'Attacks', 'damage': 'Damage', 'strength': 'Strength'}[key]} {old} -> {new}")
+    elif op == "invulnerable":
+        if t.invulnerable is None or change["value"] < t.invulnerable:
+            t = replace(t, invulnerable=change["value"])
+            log(f"{change['value']}+ invulnerable save")
+    elif op == "feel_no_pain":
+        against = change.get("against")
+        if against == "damage-1" and state.original.damage != 1:
+            log(f"Feel No Pain {change['value']}+ not applied: only against an unmodified Damage of 1 (D {state.original.damage})", applied=False)
+        elif against == "mortal-wounds":
+            if w.has("devastating-wounds"):
+                raise ScenarioError(f"{w.name}: Feel No Pain against mortal wounds only, with [DEVASTATING WOUNDS] attacks, "
+                                    "is not modelled (the engine has one Feel No Pain for every point of damage)", "effect-not-modelled")
+            log(f"Feel No Pain {change['value']}+ against mortal wounds: this group inflicts none", applied=False)
+        elif t.feel_no_pain is None or change["value"] < t.feel_no_pain:
+            t = replace(t, feel_no_pain=change["value"])
+            log(f"Feel No Pain {change['value']}+")
+    elif op == "cover":
+        if not state.conditions.cover:
+            state.conditions = replace(state.conditions, cover=True)
+            log("Benefit of Cover")
+    elif op == "ignore_modifiers":
+        state.ignore.update(change["to"])
+        log("ignores modifiers to " + " and ".join("BS/WS" if x == "skill" else "the hit roll" for x in change["to"]))
+    state.weapon, state.target, state.modifiers = w, t, m
+
+
+def _entries(source: Source, side: str) -> list[dict]:
+    out = []
+    for entry in source.effects:
+        if entry["status"] != "compiled":
+            continue
+        granted = [c for c in entry["changes"] if c["op"] == "grant"]
+        if granted:
+            for change in granted:
+                out += [dict(e, when={**(e.get("when") or {}), **(entry.get("when") or {})}) for e in change["effects"]]
+            continue
+        out.append(entry)
+    return out
+
+
+def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundle) -> Scenario:
+    """The scenario with the named effects applied to every group, and the log of what changed."""
+    states = [_State(g.weapon, g.weapon, scenario.target, scenario.conditions, scenario.modifiers) for g in scenario.groups]
+    log: list[dict] = []
+    wounds_add = 0
+    for side in SIDES:
+        for index, ref in enumerate(named.get(side) or []):
+            where = f"{side}.effects[{index}]"
+            source = resolve(ref, bundle, scenario.ruleset, where)
+            own = scenario.attacker_keywords if side == "attacker" else scenario.target.keywords
+            if source.eligible is not None and not matches(source.eligible, own):
+                raise ScenarioError(
+                    f"{where}: {source.name} ({source.id}) needs a {describe(source.eligible)} unit by its {source.eligible_what}; "
+                    f"{side}.keywords: {_keywords_text(own)}", "effect-not-eligible")
+            entries = _entries(source, side)
+            reasons: list[str] = []
+            applied_any = False
+            for entry in entries:
+                if entry["side"] != side:
+                    other = "attacks its unit makes" if entry["side"] == "attacker" else "attacks made against its unit"
+                    reasons.append(f"'{entry['text'][:60]}...' changes the {other}: list it under {entry['side']}.effects")
+                    continue
+                why = _unmet(entry.get("when"), side, scenario, None)
+                if why:
+                    reasons.append(why)
+                    continue
+                assumed = list((entry.get("when") or {}).get("assumed", []))
+                for state in states:
+                    why = _weapon_unmet(entry.get("weapons"), state.weapon) or _unmet(entry.get("when"), side, scenario, state)
+                    if why:
+                        reasons.append(f"{state.weapon.name}: {why}")
+                        continue
+                    changes = _chosen(entry["changes"], side, scenario, state, reasons)
+                    for change in changes:
+                        if change["op"] == "characteristic" and change["characteristic"] == "wounds":
+                            continue
+
+                        def note(what: str, applied: bool = True, _state=state) -> None:
+                            log.append({"effect": source.id, "name": source.name, "side": side,
+                                        "group": _state.weapon.name, "change": what, "applied": applied})
+                        _apply(change, state, note)
+                        applied_any = True
+                    for change in changes:
+                        assumed += (change.get("when") or {}).get("assumed", [])
+                for change in entry["changes"]:
+                    bearer = BEARER in (entry.get("when") or {}).get("assumed", []) + \
+                        (change.get("when") or {}).get("assumed", [])
+                    if bearer and side == "target" and scenario.target.models > 1:
+                        raise ScenarioError(f"{where}: {source.name} applies to the bearer (one model) only; the engine's "
+                                            f"target models are all alike (target.models: {scenario.target.models})",
+                                            "effect-not-modelled")
+                    if change["op"] == "characteristic" and change["characteristic"] == "wounds" and \
+                            not _unmet(change.get("when"), side, scenario, None):
+                        if side != "target":
+                            continue
+                        wounds_add += change["add"]
+                        log.append({"effect": source.id, "name": source.name, "side": side, "group": None,
+                                    "change": f"Wounds {scenario.target.wounds} -> {scenario.target.wounds + wounds_add}",
+                                    "applied": True})
+                        applied_any = True
+                for text in dict.fromkeys(assumed):
+                    log.append({"effect": source.id, "name": source.name, "side": side, "group": None,
+                                "change": f"assumed: {text}", "applied": True})
+            if not applied_any:
+                detail = "; ".join(dict.fromkeys(reasons)) or "it has no compiled effect on the attack sequence"
+                raise ScenarioError(f"{where}: {source.name} ({source.id}) changes nothing in this scenario: {detail}",
+                                    "effect-not-applicable")
+    return _finish(scenario, states, log, wounds_add)
+
+
+def _chosen(changes: list[dict], side: str, scenario: Scenario, state: _State, reasons: list[str]) -> list[dict]:
+    """The changes whose own conditions hold; an `instead` change replaces its kind's other change."""
+    out: list[dict] = []
+    for change in changes:
+        why = _unmet(change.get("when"), side, scenario, state)
+        if why:
+            reasons.append(f"{state.weapon.name}: {why}")
+            continue
+        if change.get("instead"):
+            kind = (change["op"], change.get("roll"), change.get("characteristic"))
+            out = [c for c in out if (c["op"], c.get("roll"), c.get("characteristic")) != kind]
+        out.append(change)
+    return out
+
+
+def _finish(scenario: Scenario, states: list[_State], log: list[dict], wounds_add: int) -> Scenario:
+    groups = []
+    for group, state in zip(scenario.groups, states):
+        modifiers = state.modifiers
+        conditions = state.conditions
+        if "hit" in state.ignore and modifiers.hit < 0:
+            modifiers = replace(modifiers, hit=0)
+        if "skill" in state.ignore and scenario.ruleset == "11e" and conditions.cover:
+            conditions = replace(conditions, cover=False)  # 11e cover worsens BS (13.08)
+        changed = (state.target != scenario.target, conditions != scenario.conditions, modifiers != scenario.modifiers)
+        groups.append(Group(
+            models=group.models,
+            weapon=state.weapon,
+            target=replace(state.target, wounds=state.target.wounds + wounds_add) if changed[0] or wounds_add else None,
+            conditions=conditions if changed[1] else None,
+            modifiers=modifiers if changed[2] else None,
+        ))
+    target = replace(scenario.target, wounds=scenario.target.wounds + wounds_add) if wounds_add else scenario.target
+    return replace(scenario, groups=tuple(groups), target=target, effects=tuple(log))

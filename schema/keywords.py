@@ -1,0 +1,74 @@
+"""Keyword expressions: which units a rule applies to, as a small tree.
+
+The core rules' keyword bullets (the "Inquisitor's Hand" extract) give the meaning:
+
+* a unit has every keyword of every model in it (a mixed unit has them all);
+* a comma, slash or ``or`` list means any one of them: ``{"any": [...]}``;
+* adjacent keywords mean all of them: ``{"all": [...]}``;
+* ``non-KEYWORD`` means a unit without it: ``{"not": ...}``;
+* singular and plural are the same keyword (``CHARACTERS`` is ``CHARACTER``).
+
+A leaf is ``{"keyword": "PSYKER"}``. ``schema/effect.schema.json#/$defs/keywords`` is the
+shape; the parser lives in ``extract/keyexpr.py``, and both the extraction (which
+datasheets a stratagem can target) and the engine (is this stratagem allowed on the
+scenario's unit) evaluate with :func:`matches` here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def same_keyword(a: str, b: str) -> bool:
+    """Equal as keywords: case folded, singular and plural alike (TERMINATOR / TERMINATORS)."""
+    a, b = " ".join(a.upper().split()), " ".join(b.upper().split())
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return long_ in (short + "S", short + "ES")
+
+
+def has_keyword(keywords: Iterable[str], keyword: str) -> bool:
+    return any(same_keyword(k, keyword) for k in keywords)
+
+
+def matches(expr: dict | None, keywords: Iterable[str]) -> bool:
+    """Whether a unit with `keywords` (all of its models' keywords) satisfies `expr`.
+
+    ``None`` is "any unit" (a TARGET that names no keyword).
+    """
+    if expr is None:
+        return True
+    keywords = list(keywords)
+    if "keyword" in expr:
+        return has_keyword(keywords, expr["keyword"])
+    if "all" in expr:
+        return all(matches(e, keywords) for e in expr["all"])
+    if "any" in expr:
+        return any(matches(e, keywords) for e in expr["any"])
+    if "not" in expr:
+        return not matches(expr["not"], keywords)
+    raise ValueError(f"not a keyword expression: {expr!r}")
+
+
+def describe(expr: dict | None) -> str:
+    """The expression in the rules' own notation: 'PSYKER INFANTRY', 'MONSTER or VEHICLE', 'non-VEHICLE'."""
+    if expr is None:
+        return "any unit"
+    if "keyword" in expr:
+        return expr["keyword"]
+    if "not" in expr:
+        inner = describe(expr["not"])
+        return f"non-{inner}" if "keyword" in expr["not"] else f"not ({inner})"
+    if "all" in expr:
+        return " ".join(describe(e) if "any" not in e else f"({describe(e)})" for e in expr["all"])
+    parts = [describe(e) if "all" not in e else f"({describe(e)})" for e in expr["any"]]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def unit_keywords(datasheet: dict) -> list[str]:
+    """Every keyword of a datasheet's unit: its keywords, faction keywords and its models' keywords."""
+    out = list(datasheet.get("keywords", [])) + list(datasheet.get("faction_keywords", []))
+    for model in datasheet.get("models", None) or []:
+        out += [k for k in model.get("keywords", []) if k not in out]
+    return out
