@@ -35,7 +35,7 @@ def damage_cap(models: int, wounds: int) -> int:
 def evaluate_scenario(scenario: Scenario) -> Result:
     if scenario.target.kinds:
         # Several kinds of model: allocation order, the unit's Toughness, [PRECISION].
-        return evaluate_kinds(scenario, evaluate_scenario)
+        return evaluate_kinds(scenario)
     target = scenario.target
     models, wounds = target.models, target.wounds
     cap = damage_cap(models, wounds)

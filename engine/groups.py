@@ -33,7 +33,6 @@ state 0 is the destroyed unit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from warscribe.engine import dist as D
@@ -310,43 +309,6 @@ def loss_table(fail: float, damage: D.Dist, wounds: int) -> list[list[tuple[int,
     return out
 
 
-def evaluate_kinds(scenario: Scenario, single_profile: Callable[[Scenario], Result]) -> Result:
-    """Exact distributions for a target with several kinds of model.
-
-    A target whose models all share one profile (and no [PRECISION] weapon can pick a
-    CHARACTER out) is evaluated by ``single_profile``, which also gives the damage
-    distribution; only ``by_model`` is added here.
-    """
-    target = scenario.target
-    lay = layout(scenario.ruleset, target)
-    alike = _as_single_profile(scenario, lay)
-    if alike is not None:
-        result = single_profile(replace(scenario, target=alike))
-        # One sequence in allocation order: the state is the wounds the unit has left.
-        one = Layout(kinds=lay.kinds, body=Sequence(list(enumerate(lay.kinds))), chars=Sequence([]), precision=False)
-        total = one.body.total
-        final = [result.wounds_removed[total - s] for s in range(total + 1)]
-        result.by_model = by_model(one, final)
-        return result
-    return _evaluate(scenario, lay)
-
-
-def _as_single_profile(scenario: Scenario, lay: Layout) -> Target | None:
-    kinds = lay.kinds
-    first = kinds[0]
-    same = all(
-        (k.wounds, k.save, k.invulnerable, k.feel_no_pain, k.toughness)
-        == (first.wounds, first.save, first.invulnerable, first.feel_no_pain, first.toughness)
-        for k in kinds
-    )
-    picks = lay.precision and any(active_abilities(g.weapon, scenario.target).has("precision") for g in scenario.groups)
-    if not same or picks:
-        return None
-    return Target(toughness=first.toughness, save=first.save, wounds=first.wounds, models=sum(k.count for k in kinds),
-                  invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain, keywords=unit_keywords(scenario.target),
-                  name=scenario.target.name)
-
-
 def by_model(lay: Layout, final: D.Dist) -> list[ModelSummary]:
     """Models slain of each kind, from the distribution over states."""
     kinds = lay.kinds
@@ -368,8 +330,14 @@ def by_model(lay: Layout, final: D.Dist) -> list[ModelSummary]:
     ]
 
 
-def _evaluate(scenario: Scenario, lay: Layout) -> Result:
+def evaluate_kinds(scenario: Scenario) -> Result:
+    """Exact distributions for a target given as model kinds (alike or not).
+
+    ``expected_damage`` counts the damage inflicted on the unit's models (overkill
+    included) until it is destroyed; there is no damage distribution (docs/engine.md).
+    """
     target = scenario.target
+    lay = layout(scenario.ruleset, target)
     ruleset = scenario.ruleset
     kinds = lay.kinds
     keywords = unit_keywords(target)
