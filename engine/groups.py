@@ -166,7 +166,8 @@ class StateChain:
     """One event (a wound, or a mortal wound packet) on the unit's state.
 
     ``unsaved[s]`` and ``damage[s]`` are what one event at state s gets through the
-    save and inflicts through Feel No Pain (overkill included), for the summaries.
+    save and inflicts through Feel No Pain (overkill included); the methods return
+    their expected totals over the events applied (a ``Reward``) with the states.
     """
 
     def __init__(self, by_state: list[list[tuple[int, float]]], unsaved: list[float], damage: list[float]):
@@ -175,26 +176,29 @@ class StateChain:
         self.unsaved = unsaved
         self.damage = damage
 
-    def step(self, v: D.Dist) -> D.Dist:
+    def step(self, v: D.Dist, weight: float, reward: Reward) -> D.Dist:
+        """v T, adding ``weight`` x the expected reward of this event to ``reward``."""
         out = [0.0] * self.size
-        by_state = self.by_state
+        by_state, unsaved, damage = self.by_state, self.unsaved, self.damage
+        u = d = 0.0
         for s, p in enumerate(v):
             if p:
-                for d, q in by_state[s]:
-                    out[d] += p * q
+                u += p * unsaved[s]
+                d += p * damage[s]
+                for t, q in by_state[s]:
+                    out[t] += p * q
+        reward.unsaved += weight * u
+        reward.damage += weight * d
         return out
 
-    def absorb(self, v: D.Dist, count: D.Dist) -> tuple[D.Dist, D.Dist]:
-        """(sum_e P(N = e) v T^e, sum_e P(N > e) v T^e): the state after N ~ count
-        events, and the expected visits of each state by an event (its occupation)."""
-        accs, occ = self.absorb_each(v, [count])
-        return accs[0], occ
+    def absorb(self, v: D.Dist, count: D.Dist, reward: Reward) -> D.Dist:
+        """sum_e P(N = e) v T^e: the states after N ~ count events."""
+        return self.absorb_each(v, [count], reward)[0]
 
-    def absorb_each(self, v: D.Dist, counts: list[D.Dist]) -> tuple[list[D.Dist], D.Dist]:
+    def absorb_each(self, v: D.Dist, counts: list[D.Dist], reward: Reward) -> list[D.Dist]:
         """absorb for several (sub-)distributions of the count, sharing the powers v T^e."""
         size = self.size
         accs = [[0.0] * size for _ in counts]
-        occ = [0.0] * size
         beyond = [_tails(c) for c in counts]
         last = max(len(c) for c in counts) - 1
         cur = v
@@ -203,7 +207,7 @@ class StateChain:
                 pe = count[e] if e < len(count) else 0.0
                 if pe:
                     _add(acc, cur, pe)
-            more = sum(t[e] for t in beyond if e < len(t))
+            more = sum(t[e] for t in beyond if e < len(t))  # P(N > e): the (e+1)-th event happens
             if e == last or not more:
                 break
             if not any(cur[1:]):
@@ -212,19 +216,24 @@ class StateChain:
                     if e < len(t):
                         acc[0] += t[e] * cur[0]
                 break
-            _add(occ, cur, more)
-            cur = self.step(cur)
-        return accs, occ
+            cur = self.step(cur, more, reward)
+        return accs
 
-    def power_series(self, vectors: list[D.Dist]) -> tuple[D.Dist, D.Dist]:
-        """(sum_m vectors[m] T^m, occupation) by Horner's scheme: pending events last."""
-        occ = [0.0] * self.size
+    def power_series(self, vectors: list[D.Dist], reward: Reward) -> D.Dist:
+        """sum_m vectors[m] T^m by Horner's scheme: pending events applied last."""
         out = list(vectors[-1])
         for m in range(len(vectors) - 2, -1, -1):
-            _add(occ, out, 1.0)
-            out = self.step(out)
+            out = self.step(out, 1.0, reward)
             _add(out, vectors[m], 1.0)
-        return out, occ
+        return out
+
+
+@dataclass
+class Reward:
+    """Expected unsaved wounds (and mortal wound packets) and damage, summed over events."""
+
+    unsaved: float = 0.0
+    damage: float = 0.0
 
 
 def _tails(count: D.Dist) -> list[float]:
@@ -241,10 +250,6 @@ def _add(acc: D.Dist, v: D.Dist, weight: float) -> None:
     for s, p in enumerate(v):
         if p:
             acc[s] += weight * p
-
-
-def _dot(a: D.Dist, b: D.Dist) -> float:
-    return sum(x * y for x, y in zip(a, b) if x)
 
 
 def kind_view(kind: ModelKind, base: Target) -> Target:
@@ -312,17 +317,23 @@ def loss_table(fail: float, damage: D.Dist, wounds: int) -> list[list[tuple[int,
 def by_model(lay: Layout, final: D.Dist) -> list[ModelSummary]:
     """Models slain of each kind, from the distribution over states."""
     kinds = lay.kinds
+
+    def slain_before(seq: Sequence) -> list[list[int]]:
+        # slain_before(seq)[i]: models of each kind among the first i of the sequence.
+        rows = [[0] * len(kinds)]
+        for k in seq.kind_of:
+            rows.append(list(rows[-1]))
+            rows[-1][k] += 1
+        return rows
+
+    body, chars = slain_before(lay.body), slain_before(lay.chars)
     slain = [[0.0] * (k.count + 1) for k in kinds]
     for s, p in enumerate(final):
-        if not p:
-            continue
-        rb, rc = lay.split(s)
-        counts = [0] * len(kinds)
-        for seq, r in ((lay.body, rb), (lay.chars, rc)):
-            for i in range(seq.first_alive(r)):
-                counts[seq.kind_of[i]] += 1
-        for k, c in enumerate(counts):
-            slain[k][c] += p
+        if p:
+            rb, rc = lay.split(s)
+            b, c = body[lay.body.first_alive(rb)], chars[lay.chars.first_alive(rc)]
+            for k in range(len(kinds)):
+                slain[k][b[k] + c[k]] += p
     return [
         ModelSummary(name=k.name, count=k.count, models_slain=dist, expected_models_slain=D.mean(dist),
                      p_all_slain=dist[-1])
@@ -358,7 +369,7 @@ def evaluate_kinds(scenario: Scenario) -> Result:
     start[-1] = 1.0
     state: dict[tuple[int, ...], D.Dist] = {(): start}
     deferred: list[tuple[int, StateChain]] = []
-    occupation: list[list[tuple[StateChain, D.Dist]]] = [[] for _ in scenario.groups]
+    rewards = [Reward() for _ in scenario.groups]
     wounds_mean = [0.0] * len(scenario.groups)
     notes: list[str] = []
     first = []  # each group's profile against the unit as it stands when the attacks begin
@@ -379,8 +390,7 @@ def evaluate_kinds(scenario: Scenario) -> Result:
                 ms = sorted(rows)
                 new_state: dict[tuple[int, ...], D.Dist] = {}
                 for label, v in state.items():
-                    accs, occ = normal.absorb_each(v, [rows[m] for m in ms])
-                    occupation[i].append((normal, occ))
+                    accs = normal.absorb_each(v, [rows[m] for m in ms], rewards[i])
                     for m, acc in zip(ms, accs):
                         new_state[label + (m,)] = acc
                 state = new_state
@@ -389,9 +399,7 @@ def evaluate_kinds(scenario: Scenario) -> Result:
                 counts = D.random_sum(prof.attacks, D.joint_total(prof.per_attack))
                 new_state = {}
                 for label, v in state.items():
-                    acc, occ = normal.absorb(v, counts)
-                    occupation[i].append((normal, occ))
-                    new_state[label] = acc
+                    new_state[label] = normal.absorb(v, counts, rewards[i])
                 state = new_state
             continue
         # 11e: no devastating packet waits beyond its own group, so the state is one vector.
@@ -413,15 +421,12 @@ def evaluate_kinds(scenario: Scenario) -> Result:
             if prof.devastating:
                 rows = _rows_by_mortal(prof)
                 ms = list(range(max(rows) + 1))
-                accs, occ = normal.absorb_each(part, [rows.get(m, [0.0]) for m in ms])
-                occupation[i].append((normal, occ))
+                accs = normal.absorb_each(part, [rows.get(m, [0.0]) for m in ms], rewards[i])
                 # 11e 24.10 / 06.02: the packets follow the normal damage, to non-CHARACTER models first.
-                after, occ = builder.chain(MORTAL, None).power_series(accs)
-                occupation[i].append((builder.chain(MORTAL, None), occ))
+                after = builder.chain(MORTAL, None).power_series(accs, rewards[i])
             else:
                 counts = D.random_sum(prof.attacks, D.joint_total(prof.per_attack))
-                after, occ = normal.absorb(part, counts)
-                occupation[i].append((normal, occ))
+                after = normal.absorb(part, counts, rewards[i])
             _add(out, after, 1.0)
         state = {(): out}
 
@@ -436,11 +441,10 @@ def evaluate_kinds(scenario: Scenario) -> Result:
             vectors[m] = v
         state = {}
         for rest, vectors in grouped.items():
-            state[rest], occ = chain.power_series(vectors)
-            occupation[i].append((chain, occ))
+            state[rest] = chain.power_series(vectors, rewards[i])
 
     final = state[()]
-    return _result(scenario, lay, final, occupation, wounds_mean, notes, first)
+    return _result(scenario, lay, final, rewards, wounds_mean, notes, first)
 
 
 def _rows_by_mortal(prof) -> dict[int, D.Dist]:
@@ -470,7 +474,7 @@ def _builder(scenario: Scenario, lay: Layout, weapon, base: Target, raw_damage: 
     return Builder(lay, loss, unsaved, damage)
 
 
-def _result(scenario: Scenario, lay: Layout, final: D.Dist, occupation, wounds_mean, notes, first) -> Result:
+def _result(scenario: Scenario, lay: Layout, final: D.Dist, rewards, wounds_mean, notes, first) -> Result:
     kinds = lay.kinds
     models = sum(k.count for k in kinds)
     total = lay.body.total + lay.chars.total
@@ -485,8 +489,7 @@ def _result(scenario: Scenario, lay: Layout, final: D.Dist, occupation, wounds_m
     summaries = []
     for i, (g, prof) in enumerate(zip(scenario.groups, first)):
         attacks = D.mean(prof.attacks)
-        unsaved = sum(_dot(occ, chain.unsaved) for chain, occ in occupation[i])
-        damage = sum(_dot(occ, chain.damage) for chain, occ in occupation[i])
+        unsaved, damage = rewards[i].unsaved, rewards[i].damage
         summaries.append(GroupSummary(
             name=prof.name, models=g.models, expected_attacks=attacks,
             expected_hits=attacks * prof.expected_hits_per_attack, expected_wounds=wounds_mean[i],

@@ -193,11 +193,10 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
             )
         ruleset = ref_rulesets.pop() if ref_rulesets else CURRENT_RULESET
     if target.kinds:
-        target = _allocated(target, t.get("allocation_order"), ruleset)
-    if target.kinds:
         total = sum(k.count * k.wounds for k in target.kinds)
         if total > MAX_TARGET_WOUNDS:
             raise ScenarioError(f"target: its models have {total} wounds in total, more than {MAX_TARGET_WOUNDS}")
+        target = _allocated(target, t.get("allocation_order"), ruleset)
     elif target.models * target.wounds > MAX_TARGET_WOUNDS:
         raise ScenarioError(
             f"target: {target.models} models x {target.wounds} wounds is more than {MAX_TARGET_WOUNDS} wounds in total"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from warscribe.engine import ScenarioError, evaluate
-from engine_helpers import inline, scenario
+from engine_helpers import ROOT, inline, scenario
 
 APPROX = dict(rel=1e-12, abs=1e-12)
 CHAR = ["CHARACTER", "INFANTRY"]
@@ -267,3 +267,95 @@ def test_single_profile_by_model_is_the_whole_unit():
     r = evaluate(scenario([(2, inline())], target={"toughness": 4, "save": 3, "wounds": 1, "models": 3}))
     [only] = r.by_model
     assert only.models_slain == r.models_slain and only.p_all_slain == r.p_wipe
+
+
+# --- datasheets from the knowledge base ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def export_kb():
+    """The Wahapedia CSV fixture exports (the only source with model characteristics today)."""
+    from warscribe.engine.kb import KnowledgeBase
+    from warscribe.extract.wahapedia import load_export
+    from warscribe.schema.bundle import from_records
+    from warscribe.schema.diagnostics import Report
+
+    records = []
+    for edition in ("10e", "11e"):
+        report = Report()
+        records += load_export(ROOT / "tests" / "fixtures" / "wahapedia" / edition, edition, edition, report).records()
+        assert report.errors == []
+    return KnowledgeBase(from_records(records))
+
+
+PALADINS_LED = {"ref": "Paladin Squad", "models": 5, "leader": "imperial-agents/inquisitor"}
+
+
+def test_datasheet_target_reads_model_characteristics(export_kb):
+    """Paladin Squad (1 Paragon, 3-9 Paladins: T5 Sv2+ 4++ W3) with 5 models, led by
+    the Inquisitor (T3 Sv4+ W4, CHARACTER): 1 Paragon, 4 Paladins and the Inquisitor,
+    an attached unit, the same numbers as the kinds written out."""
+    w = inline(attacks=6, skill=2, strength=5, abilities=["PRECISION", "SUSTAINED HITS 1"])
+    r = evaluate(scenario([(2, w)], target=PALADINS_LED, ruleset="11e"), kb=export_kb)
+    assert [(m.name, m.count) for m in r.by_model] == [("Paragon", 1), ("Paladin", 4), ("Inquisitor", 1)]
+    paladin = dict(toughness=5, save=2, invulnerable=4, wounds=3)
+    kinds = [kind("Paragon", **paladin), kind("Paladin", count=4, **paladin),
+             kind("Inquisitor", toughness=3, save=4, wounds=4, keywords=["CHARACTER"])]
+    written = run([(2, w)], kinds, "11e")
+    assert r.to_json() == written.to_json()
+    assert r.groups[0].expected_wounds == pytest.approx(12 * (5 / 6 + 1 / 6) * 3 / 6, **APPROX)  # S5 vs T5: 4+
+
+
+def test_datasheet_target_errors(export_kb):
+    with pytest.raises(ScenarioError, match="say which ruleset"):
+        evaluate(scenario([(1, inline())], target=PALADINS_LED, ruleset=None), kb=export_kb)
+    with pytest.raises(ScenarioError, match=r"target.ref: datasheet 'grey-knights/paladin-squad' has 4-10 models "
+                                            r"\(1 Paragon, 3-9 Paladins\), not 11"):
+        evaluate(scenario([(1, inline())], target={**PALADINS_LED, "models": 11}, ruleset="11e"), kb=export_kb)
+    with pytest.raises(ScenarioError, match="target.leader: datasheet 'grey-knights/paladin-squad' has no CHARACTER"):
+        evaluate(scenario([(1, inline())], target={**PALADINS_LED, "leader": "Paladin Squad"}, ruleset="11e"),
+                 kb=export_kb)
+    with pytest.raises(ScenarioError, match="target.ref: unknown datasheet 'Paladin Squat'.*did you mean: Paladin Squad"):
+        evaluate(scenario([(1, inline())], target={**PALADINS_LED, "ref": "Paladin Squat"}, ruleset="11e"), kb=export_kb)
+
+
+def test_datasheet_from_text_pages_has_no_model_characteristics():
+    from engine_helpers import BUNDLE
+
+    sheet = {"id": "grey-knights/paladin-squad", "kind": "datasheet", "name": "Paladin Squad", "ruleset": "10e",
+             "keywords": ["INFANTRY"], "faction_keywords": [], "composition": [], "abilities": []}
+    bundle = {"meta": {}, "data": {**BUNDLE["data"], "datasheet": [sheet]}}
+    with pytest.raises(ScenarioError, match="has no model characteristics in this build"):
+        evaluate(scenario([(1, inline())], target={"ref": "Paladin Squad", "models": 5}), kb=bundle)
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def test_calc_reads_a_datasheet_target_from_the_bundle(capsys, tmp_path, export_kb):
+    import json
+
+    import yaml
+
+    from warscribe.cli import main
+
+    bundle = tmp_path / "warscribe.json"
+    bundle.write_text(json.dumps({"meta": {}, "data": {"datasheet": export_kb.bundle.kind("datasheet"),
+                                                       "weapon": export_kb.bundle.kind("weapon")}}), encoding="utf-8")
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(scenario([(2, "grey-knights/paladin-squad/psilencer")], target=PALADINS_LED,
+                                            ruleset="11e")), encoding="utf-8")
+    assert main(["calc", str(path), "--kb", str(bundle), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [m["name"] for m in data["by_model"]] == ["Paragon", "Paladin", "Inquisitor"]
+    assert 0.0 < data["by_model"][2]["p_all_slain"] < 1.0 and "damage" not in data
+    assert main(["calc", str(path), "--kb", str(bundle)]) == 0
+    out = capsys.readouterr().out
+    assert "1 x Inquisitor: CHARACTER T3 Sv4+ W4" in out and "Model kind" in out
+
+    bad = scenario([(1, inline())], target={"models": [kind("Boss", keywords=CHAR), kind("Guard")],
+                                            "allocation_order": ["Boss", "Guard"]})
+    path.write_text(yaml.safe_dump(bad), encoding="utf-8")
+    assert main(["calc", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: target.allocation_order: CHARACTER 'Boss'") and "Traceback" not in err
