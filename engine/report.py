@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from warscribe.engine.model import Result, Scenario
+from warscribe.schema.diagnostics import printable
 
 BAR_WIDTH = 40
 SHOW_AT_LEAST = 0.0005  # histogram rows below this probability are folded into the tails
@@ -102,9 +103,5 @@ def to_text(result: Result, scenario: Scenario) -> str:
     lines.extend(histogram("Wounds removed", result.wounds_removed))
     for note in result.notes:
         lines.append(f"note: {note}")
-    return "\n".join(_printable(line) for line in lines)
-
-
-def _printable(line: str) -> str:
-    """Names come from scenario files and the knowledge base: no control characters reach the terminal."""
-    return line if line.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+    # Names come from scenario files and the knowledge base: no control character reaches the terminal.
+    return "\n".join(printable(line) for line in lines)
