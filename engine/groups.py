@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from warscribe.engine import dist as D
-from warscribe.engine.attack import active_abilities, group_profile
+from warscribe.engine.attack import GroupProfile, active_abilities, group_profile
 from warscribe.engine.model import GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
 from warscribe.engine.rules import feel_no_pain_loses, hazard_mortal_wounds, save_fail
 
@@ -347,104 +347,115 @@ def evaluate_kinds(scenario: Scenario) -> Result:
     ``expected_damage`` counts the damage inflicted on the unit's models (overkill
     included) until it is destroyed; there is no damage distribution (docs/engine.md).
     """
-    target = scenario.target
-    lay = layout(scenario.ruleset, target)
-    ruleset = scenario.ruleset
-    kinds = lay.kinds
-    keywords = unit_keywords(target)
-    models = sum(k.count for k in kinds)
-    toughness = Toughness(ruleset, target, lay)
-    base = replace(target, models=models, keywords=keywords, feel_no_pain=None, kinds=())
-    profiles_by_t: dict[tuple[int, int], object] = {}
+    run = _Allocation(scenario)
+    for i, group in enumerate(scenario.groups):
+        weapon = active_abilities(group.weapon, run.base)
+        # The group's profile against the unit as it stands when the attacks begin.
+        run.first.append(run.profile(i, run.toughness.at(run.lay.size - 1)))
+        builder = _builder(scenario, run.lay, weapon, run.base, run.first[-1].event_damage)
+        precise = run.lay.precision and weapon.has("precision")
+        if scenario.ruleset == "10e":
+            run.group_10e(i, builder, precise)
+        else:
+            run.group_11e(i, builder, precise)
+    run.resolve_deferred()
+    return _result(scenario, run)
 
-    def profile(i: int, t: int):
-        key = (i, t)
-        if key not in profiles_by_t:
-            g = scenario.groups[i]
-            profiles_by_t[key] = group_profile(ruleset, g.models, g.weapon, replace(base, toughness=t),
-                                               scenario.conditions, scenario.modifiers, saves=False)
-        return profiles_by_t[key]
 
-    start = [0.0] * lay.size
-    start[-1] = 1.0
-    state: dict[tuple[int, ...], D.Dist] = {(): start}
-    deferred: list[tuple[int, StateChain]] = []
-    rewards = [Reward() for _ in scenario.groups]
-    wounds_mean = [0.0] * len(scenario.groups)
-    notes: list[str] = []
-    first = []  # each group's profile against the unit as it stands when the attacks begin
-    for i, g in enumerate(scenario.groups):
-        weapon = active_abilities(g.weapon, base)
-        first.append(profile(i, toughness.at(lay.size - 1)))
-        builder = _builder(scenario, lay, weapon, base, first[-1].event_damage)
-        notes.extend(first[-1].notes)
-        precise = lay.precision and weapon.has("precision")
-        if ruleset == "10e":
-            floor = 0 if precise else None
-            t = toughness.fixed
-            prof = profile(i, t)
-            wounds_mean[i] = D.mean(prof.attacks) * prof.expected_wounds_per_attack
-            normal = builder.chain(NORMAL, floor)
-            if prof.devastating:
-                rows = _rows_by_mortal(prof)
-                ms = sorted(rows)
-                new_state: dict[tuple[int, ...], D.Dist] = {}
-                for label, v in state.items():
-                    accs = normal.absorb_each(v, [rows[m] for m in ms], rewards[i])
-                    for m, acc in zip(ms, accs):
-                        new_state[label + (m,)] = acc
-                state = new_state
-                deferred.append((i, builder.chain(MORTAL, floor)))
-            else:
-                counts = D.random_sum(prof.attacks, D.joint_total(prof.per_attack))
-                new_state = {}
-                for label, v in state.items():
-                    new_state[label] = normal.absorb(v, counts, rewards[i])
-                state = new_state
-            continue
-        # 11e: no devastating packet waits beyond its own group, so the state is one vector.
-        v = state[()]
+class _Allocation:
+    """The distribution over allocation states while the weapon groups resolve.
+
+    ``state`` maps a label to a vector over states: the label holds the counts of 10e
+    [DEVASTATING WOUNDS] packets still waiting, one per deferred group (11e: none).
+    """
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        target = scenario.target
+        self.lay = layout(scenario.ruleset, target)
+        self.toughness = Toughness(scenario.ruleset, target, self.lay)
+        models = sum(k.count for k in self.lay.kinds)
+        # Hit and wound rolls see the whole unit; saves and Feel No Pain are per kind (_builder).
+        self.base = replace(target, models=models, keywords=unit_keywords(target), feel_no_pain=None, kinds=())
+        self.profiles: dict[tuple[int, int], GroupProfile] = {}
+        start = [0.0] * self.lay.size
+        start[-1] = 1.0
+        self.state: dict[tuple[int, ...], D.Dist] = {(): start}
+        self.deferred: list[tuple[int, StateChain]] = []
+        self.rewards = [Reward() for _ in scenario.groups]
+        self.wounds_mean = [0.0] * len(scenario.groups)
+        self.first: list[GroupProfile] = []
+
+    def profile(self, i: int, toughness: int) -> GroupProfile:
+        """Group i's wounds (before saves) against the unit's Toughness ``toughness``."""
+        key = (i, toughness)
+        if key not in self.profiles:
+            s, g = self.scenario, self.scenario.groups[i]
+            self.profiles[key] = group_profile(s.ruleset, g.models, g.weapon, replace(self.base, toughness=toughness),
+                                               s.conditions, s.modifiers, saves=False)
+        return self.profiles[key]
+
+    def group_10e(self, i: int, builder: Builder, precise: bool) -> None:
+        """One Toughness throughout; [DEVASTATING WOUNDS] packets wait for every group."""
+        floor = 0 if precise else None
+        prof = self.profile(i, self.toughness.fixed)
+        self.wounds_mean[i] = D.mean(prof.attacks) * prof.expected_wounds_per_attack
+        normal = builder.chain(NORMAL, floor)
+        new_state: dict[tuple[int, ...], D.Dist] = {}
+        if prof.devastating:
+            rows = _rows_by_mortal(prof)
+            ms = sorted(rows)
+            for label, v in self.state.items():
+                accs = normal.absorb_each(v, [rows[m] for m in ms], self.rewards[i])
+                for m, acc in zip(ms, accs):
+                    new_state[label + (m,)] = acc
+            # 10e Mortal Wounds: a [PRECISION] attack's mortal wounds can go to a CHARACTER too.
+            self.deferred.append((i, builder.chain(MORTAL, floor)))
+        else:
+            counts = D.random_sum(prof.attacks, D.joint_total(prof.per_attack))
+            for label, v in self.state.items():
+                new_state[label] = normal.absorb(v, counts, self.rewards[i])
+        self.state = new_state
+
+    def group_11e(self, i: int, builder: Builder, precise: bool) -> None:
+        """Toughness and the [PRECISION] pick read from the state when the group begins."""
+        lay = self.lay
         parts: dict[tuple[int, int | None], D.Dist] = {}
-        for s, p in enumerate(v):
+        for s, p in enumerate(self.state[()]):
             if p:
                 rc = s // lay.nb
-                floor = None
-                if precise and rc:
-                    floor = lay.chars.tail[lay.chars.head[rc][0] + 1]
-                part = parts.setdefault((toughness.at(s), floor), [0.0] * lay.size)
+                # 24.28: the CHARACTER first in line is current until it is destroyed.
+                floor = lay.chars.tail[lay.chars.head[rc][0] + 1] if precise and rc else None
+                part = parts.setdefault((self.toughness.at(s), floor), [0.0] * lay.size)
                 part[s] = p
         out = [0.0] * lay.size
-        for (t, floor), part in parts.items():
-            prof = profile(i, t)
-            wounds_mean[i] += sum(part) * D.mean(prof.attacks) * prof.expected_wounds_per_attack
+        reward = self.rewards[i]
+        for (toughness, floor), part in parts.items():
+            prof = self.profile(i, toughness)
+            self.wounds_mean[i] += sum(part) * D.mean(prof.attacks) * prof.expected_wounds_per_attack
             normal = builder.chain(NORMAL, floor)
             if prof.devastating:
                 rows = _rows_by_mortal(prof)
-                ms = list(range(max(rows) + 1))
-                accs = normal.absorb_each(part, [rows.get(m, [0.0]) for m in ms], rewards[i])
-                # 11e 24.10 / 06.02: the packets follow the normal damage, to non-CHARACTER models first.
-                after = builder.chain(MORTAL, None).power_series(accs, rewards[i])
+                accs = normal.absorb_each(part, [rows.get(m, [0.0]) for m in range(max(rows) + 1)], reward)
+                # 24.10: the packets follow the group's normal damage; 06.02: non-CHARACTER models first.
+                after = builder.chain(MORTAL, None).power_series(accs, reward)
             else:
                 counts = D.random_sum(prof.attacks, D.joint_total(prof.per_attack))
-                after = normal.absorb(part, counts, rewards[i])
+                after = normal.absorb(part, counts, reward)
             _add(out, after, 1.0)
-        state = {(): out}
+        self.state = {(): out}
 
-    for i, chain in deferred:
-        # 10e: packets wait for every group's normal damage, then resolve in group order.
-        grouped: dict[tuple[int, ...], list[D.Dist]] = {}
-        for label, v in state.items():
-            vectors = grouped.setdefault(label[1:], [])
-            m = label[0]
-            while len(vectors) <= m:
-                vectors.append([0.0] * lay.size)
-            vectors[m] = v
-        state = {}
-        for rest, vectors in grouped.items():
-            state[rest] = chain.power_series(vectors, rewards[i])
-
-    final = state[()]
-    return _result(scenario, lay, final, rewards, wounds_mean, notes, first)
+    def resolve_deferred(self) -> None:
+        """10e: the waiting packets, after every group's normal damage, in group order."""
+        for i, chain in self.deferred:
+            # The first label component belongs to the earliest deferred group.
+            grouped: dict[tuple[int, ...], list[D.Dist]] = {}
+            for label, v in self.state.items():
+                vectors = grouped.setdefault(label[1:], [])
+                while len(vectors) <= label[0]:
+                    vectors.append([0.0] * self.lay.size)
+                vectors[label[0]] = v
+            self.state = {rest: chain.power_series(vectors, self.rewards[i]) for rest, vectors in grouped.items()}
 
 
 def _rows_by_mortal(prof) -> dict[int, D.Dist]:
@@ -474,7 +485,8 @@ def _builder(scenario: Scenario, lay: Layout, weapon, base: Target, raw_damage: 
     return Builder(lay, loss, unsaved, damage)
 
 
-def _result(scenario: Scenario, lay: Layout, final: D.Dist, rewards, wounds_mean, notes, first) -> Result:
+def _result(scenario: Scenario, run: _Allocation) -> Result:
+    lay, final, first = run.lay, run.state[()], run.first
     kinds = lay.kinds
     models = sum(k.count for k in kinds)
     total = lay.body.total + lay.chars.total
@@ -489,10 +501,10 @@ def _result(scenario: Scenario, lay: Layout, final: D.Dist, rewards, wounds_mean
     summaries = []
     for i, (g, prof) in enumerate(zip(scenario.groups, first)):
         attacks = D.mean(prof.attacks)
-        unsaved, damage = rewards[i].unsaved, rewards[i].damage
+        unsaved, damage = run.rewards[i].unsaved, run.rewards[i].damage
         summaries.append(GroupSummary(
             name=prof.name, models=g.models, expected_attacks=attacks,
-            expected_hits=attacks * prof.expected_hits_per_attack, expected_wounds=wounds_mean[i],
+            expected_hits=attacks * prof.expected_hits_per_attack, expected_wounds=run.wounds_mean[i],
             expected_unsaved=unsaved, expected_damage=damage, notes=list(prof.notes),
         ))
     hazard = None
@@ -511,6 +523,6 @@ def _result(scenario: Scenario, lay: Layout, final: D.Dist, rewards, wounds_mean
         damage_cap=None,
         attacker_mortal_wounds=hazard,
         groups=summaries,
-        notes=notes,
+        notes=[n for p in first for n in p.notes],
         by_model=by_model(lay, final),
     )
