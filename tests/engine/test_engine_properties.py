@@ -261,7 +261,7 @@ def test_kinds_distributions_sum_to_one(s):
     assert r.expected_damage >= r.expected_wounds_removed - 1e-9
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=30, **SETTINGS)
 @given(kinds_scenarios())
 def test_kinds_agree_with_dice_simulation(s):
     """Per kind, every bucket of models slain within 5 binomial SEs of the dice; means of
@@ -296,3 +296,31 @@ def test_general_allocation_matches_the_alike_chain(s):
     for a, b in ((single.wounds_removed, general.wounds_removed), (single.models_slain, general.models_slain)):
         assert max(abs(x - y) for x, y in zip(a, b)) < 1e-9
     assert abs(single.expected_damage - general.expected_damage) <= 1e-9 + 1e-9 * single.expected_damage or single.p_wipe > 0
+
+
+def _check_kinds_against_dice(s: Scenario, trials: int = 4000) -> None:
+    r = evaluate_scenario(s)
+    outcomes = simulate(s, trials, seed=13)
+    n = len(outcomes)
+    for index, model in enumerate(r.by_model):
+        for k, p in enumerate(model.models_slain):
+            freq = sum(1 for o in outcomes if o.slain_by_kind[index] == k) / n
+            assert abs(freq - p) <= 5 * math.sqrt(max(0.0, p * (1 - p)) / n) + 2.0 / n, (model.name, k, p, freq)
+
+
+def test_ten_bodyguards_and_a_leader_against_dice():
+    """10 Henchmen (W1) and an Inquisitor (W4, 5+ invulnerable, Feel No Pain 6+), attached
+    or not, against [PRECISION] + [SUSTAINED HITS], plain, and [PRECISION] +
+    [DEVASTATING WOUNDS] groups (critical wounds on 5+), in both rulesets."""
+    henchmen = ModelKind("Henchman", 10, 3, 5, 1)
+    inquisitor = ModelKind("Inquisitor", 1, 3, 4, 4, invulnerable=5, feel_no_pain=6, keywords=frozenset({"CHARACTER"}))
+    groups = (
+        Group(2, _w(1, ["PRECISION", "SUSTAINED HITS 1"], attacks=4, strength=5, ap=0)),
+        Group(3, _w(1, attacks=3, strength=4, ap=0)),
+        Group(1, _w(2, ["PRECISION", "DEVASTATING WOUNDS"], attacks=3, strength=4)),
+    )
+    for ruleset in ("10e", "11e"):
+        for attached in (True, False):
+            target = Target(toughness=3, save=5, wounds=1, models=11, kinds=(henchmen, inquisitor), attached=attached)
+            _check_kinds_against_dice(Scenario(ruleset=ruleset, groups=groups, target=target,
+                                               modifiers=Modifiers(critical_wound=5)))
