@@ -176,17 +176,20 @@ class StateChain:
         self.unsaved = unsaved
         self.damage = damage
 
-    def step(self, v: D.Dist, weight: float, reward: Reward) -> D.Dist:
-        """v T, adding ``weight`` x the expected reward of this event to ``reward``."""
+    def step(self, v: D.Dist, weight: float, reward: Reward, support: list[int] | None = None) -> D.Dist:
+        """v T, adding ``weight`` x the expected reward of this event to ``reward``.
+
+        ``support``: the states where v has mass, when the caller knows them.
+        """
         out = [0.0] * self.size
         by_state, unsaved, damage = self.by_state, self.unsaved, self.damage
         u = d = 0.0
-        for s, p in enumerate(v):
-            if p:
-                u += p * unsaved[s]
-                d += p * damage[s]
-                for t, q in by_state[s]:
-                    out[t] += p * q
+        for s in support if support is not None else _support(v):
+            p = v[s]
+            u += p * unsaved[s]
+            d += p * damage[s]
+            for t, q in by_state[s]:
+                out[t] += p * q
         reward.unsaved += weight * u
         reward.damage += weight * d
         return out
@@ -203,20 +206,22 @@ class StateChain:
         last = max(len(c) for c in counts) - 1
         cur = v
         for e in range(last + 1):
+            support = _support(cur)
             for acc, count in zip(accs, counts):
                 pe = count[e] if e < len(count) else 0.0
                 if pe:
-                    _add(acc, cur, pe)
+                    for s in support:
+                        acc[s] += pe * cur[s]
             more = sum(t[e] for t in beyond if e < len(t))  # P(N > e): the (e+1)-th event happens
             if e == last or not more:
                 break
-            if not any(cur[1:]):
+            if not support or support == [0]:
                 # The unit is destroyed: the remaining events change nothing.
                 for acc, t in zip(accs, beyond):
                     if e < len(t):
                         acc[0] += t[e] * cur[0]
                 break
-            cur = self.step(cur, more, reward)
+            cur = self.step(cur, more, reward, support)
         return accs
 
     def power_series(self, vectors: list[D.Dist], reward: Reward) -> D.Dist:
@@ -244,6 +249,10 @@ def _tails(count: D.Dist) -> list[float]:
         out[e] = acc
         acc += count[e]
     return out
+
+
+def _support(v: D.Dist) -> list[int]:
+    return [s for s, p in enumerate(v) if p]
 
 
 def _add(acc: D.Dist, v: D.Dist, weight: float) -> None:
