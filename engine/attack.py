@@ -144,7 +144,14 @@ def group_profile(
     target: Target,
     conditions: Conditions,
     mods: Modifiers,
+    saves: bool = True,
 ) -> GroupProfile:
+    """The attack sequence of one group up to damage.
+
+    With ``saves=False`` the events are wounds before any save (the allocation of a
+    target with several kinds of model rolls the save, and Feel No Pain, against the
+    model each wound is allocated to: ``engine.groups``).
+    """
     weapon = active_abilities(weapon, target)
     notes = [
         f"{weapon.name}: ignored ability {a.get('name', a['text'])!r} (outside the vocabulary)"
@@ -155,7 +162,7 @@ def group_profile(
         notes.append(f"{weapon.name}: skill N/A without [TORRENT]: treated as hitting automatically")
     hit = hit_roll(ruleset, weapon, target, conditions, mods)
     wound = wound_roll(weapon, target, conditions, mods)
-    unsaved = save_fail(ruleset, weapon, target, conditions.cover)
+    unsaved = save_fail(ruleset, weapon, target, conditions.cover) if saves else 1.0
     devastating = weapon.has("devastating-wounds")
     lethal = weapon.has("lethal-hits")
     sustained = _ability(weapon, "sustained-hits")

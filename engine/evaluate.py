@@ -20,7 +20,8 @@ from math import ceil
 from warscribe.engine import dist as D
 from warscribe.engine.allocation import Chain, start
 from warscribe.engine.attack import GroupProfile, events_per_attack, group_profile
-from warscribe.engine.model import GroupSummary, Result, Scenario
+from warscribe.engine.groups import evaluate_kinds
+from warscribe.engine.model import GroupSummary, ModelSummary, Result, Scenario
 from warscribe.engine.rules import hazard_mortal_wounds
 
 MIN_DAMAGE_CAP = 200
@@ -32,6 +33,9 @@ def damage_cap(models: int, wounds: int) -> int:
 
 
 def evaluate_scenario(scenario: Scenario) -> Result:
+    if scenario.target.kinds:
+        # Several kinds of model: allocation order, the unit's Toughness, [PRECISION].
+        return evaluate_kinds(scenario)
     target = scenario.target
     models, wounds = target.models, target.wounds
     cap = damage_cap(models, wounds)
@@ -113,6 +117,8 @@ def evaluate_scenario(scenario: Scenario) -> Result:
         groups=summaries,
         notes=notes,
         effects=list(scenario.effects),
+        by_model=[ModelSummary(name=target.name or "models", count=models, models_slain=models_slain,
+                               expected_models_slain=D.mean(models_slain), p_all_slain=final[0])],
     )
 
 

@@ -1,19 +1,24 @@
-"""Weapons from a built knowledge base (``out/json/warscribe.json``), for scenario ``ref``s.
+"""Weapons and units from a built knowledge base (``out/json/warscribe.json``), for scenario ``ref``s.
 
 The bundle is ``{"meta": {...}, "data": {"weapon": [records...], ...}}``; weapon
 records follow ``schema/weapon.schema.json``. A scenario's ``ref`` names a weapon by
-id, or by name when exactly one weapon has it (case-insensitive).
+id, or by name when exactly one weapon has it (case-insensitive); a target's ``ref``
+and ``leader`` name datasheets the same way, whose model characteristics (where the
+build has them) become the target's model kinds.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 
 from warscribe.engine.errors import ScenarioError
 from warscribe.schema.bundle import Bundle, BundleError, from_bundle
 from warscribe.schema.bundle import load as load_bundle
-from warscribe.engine.model import Weapon
+from warscribe.engine.model import ModelKind, Weapon
+
+FEEL_NO_PAIN = re.compile(r"^feel no pain (?P<x>[2-6])\+$", re.IGNORECASE)
 
 
 class KnowledgeBase:
@@ -45,21 +50,33 @@ class KnowledgeBase:
 
     def resolve(self, ref: str, field: str) -> Weapon:
         """The weapon named by ``ref``; an unknown or ambiguous ref is a ScenarioError."""
-        record = self.by_id.get(ref)
-        if record is None:
-            matches = self.by_name.get(ref.casefold(), [])
-            if len(matches) > 1:
-                ids = ", ".join(sorted(r["id"] for r in matches))
-                raise ScenarioError(f"{field}: {ref!r} matches {len(matches)} weapons; use one of the ids: {ids}",
-                                    "unknown-weapon")
-            if not matches:
-                keys = list(self.by_id) + [r["name"] for rs in self.by_name.values() for r in rs]
-                close = difflib.get_close_matches(ref, keys, n=5, cutoff=0.5)
-                close += [k for k in keys if ref.casefold() in k.casefold() and k not in close][: 5 - len(close)]
-                hint = f"; did you mean: {', '.join(close)}" if close else ""
-                raise ScenarioError(f"{field}: unknown weapon {ref!r} in {self.origin}{hint}", "unknown-weapon")
-            record = matches[0]
-        return weapon_from_record(record, field)
+        return weapon_from_record(self._find(ref, field, "weapon", self.by_id, self.by_name), field)
+
+    def datasheet(self, ref: str, field: str) -> dict:
+        """The datasheet named by ``ref`` (id, or a name only one datasheet has)."""
+        records = self.bundle.kind("datasheet")
+        by_id = {r["id"]: r for r in records}
+        by_name: dict[str, list[dict]] = {}
+        for record in records:
+            by_name.setdefault(str(record.get("name", "")).casefold(), []).append(record)
+        return self._find(ref, field, "datasheet", by_id, by_name)
+
+    def _find(self, ref: str, field: str, what: str, by_id: dict[str, dict], by_name: dict[str, list[dict]]) -> dict:
+        record = by_id.get(ref)
+        if record is not None:
+            return record
+        matches = by_name.get(ref.casefold(), [])
+        if len(matches) > 1:
+            ids = ", ".join(sorted(r["id"] for r in matches))
+            raise ScenarioError(f"{field}: {ref!r} matches {len(matches)} {what}s; use one of the ids: {ids}",
+                                f"unknown-{what}")
+        if not matches:
+            keys = list(by_id) + [r["name"] for rs in by_name.values() for r in rs]
+            close = difflib.get_close_matches(ref, keys, n=5, cutoff=0.5)
+            close += [k for k in keys if ref.casefold() in k.casefold() and k not in close][: 5 - len(close)]
+            hint = f"; did you mean: {', '.join(close)}" if close else ""
+            raise ScenarioError(f"{field}: unknown {what} {ref!r} in {self.origin}{hint}", f"unknown-{what}")
+        return matches[0]
 
 
 def weapon_from_record(record: dict, field: str = "weapon") -> Weapon:
@@ -80,3 +97,62 @@ def weapon_from_record(record: dict, field: str = "weapon") -> Weapon:
         )
     except KeyError as exc:
         raise ScenarioError(f"{field}: knowledge-base record {record.get('id')!r} lacks {exc.args[0]!r}") from None
+
+
+def _singular(name: str) -> str:
+    key = name.casefold().strip()
+    return key[:-1] if key.endswith("s") else key
+
+
+def model_kinds(record: dict, models: int, field: str) -> list[ModelKind]:
+    """``models`` models of a datasheet as model kinds, shared out by its composition.
+
+    Each composition line ('1 Paragon', '3-9 Paladins') takes its minimum, then the
+    rest goes to the lines in order up to their maximum. A line is matched to a model
+    profile by name (singular or plural), or to the only profile there is.
+    """
+    profiles = record.get("models") or []
+    rid = record.get("id")
+    if not profiles:
+        raise ScenarioError(
+            f"{field}: datasheet {rid!r} has no model characteristics in this build (text pages do not give them; "
+            "build with a Wahapedia CSV export, or list the target's model kinds)"
+        )
+    composition = record.get("composition") or [{"name": profiles[0]["name"], "min": 1, "max": 100}]
+    low = sum(c["min"] for c in composition)
+    high = sum(c["max"] for c in composition)
+    if not low <= models <= high:
+        printed = ", ".join(f"{c['min']}{'' if c['min'] == c['max'] else '-' + str(c['max'])} {c['name']}" for c in composition)
+        raise ScenarioError(f"{field}: datasheet {rid!r} has {low}-{high} models ({printed}), not {models}")
+    counts = [c["min"] for c in composition]
+    extra = models - low
+    for i, c in enumerate(composition):
+        add = min(extra, c["max"] - c["min"])
+        counts[i] += add
+        extra -= add
+    by_profile: dict[int, int] = {}
+    for c, n in zip(composition, counts):
+        if not n:
+            continue
+        matches = [i for i, p in enumerate(profiles) if _singular(p["name"]) == _singular(c["name"])]
+        if not matches and len(profiles) == 1:
+            matches = [0]
+        if not matches:
+            names = ", ".join(p["name"] for p in profiles)
+            raise ScenarioError(f"{field}: datasheet {rid!r}: composition line {c['name']!r} matches no model profile ({names})")
+        by_profile[matches[0]] = by_profile.get(matches[0], 0) + n
+    keywords = frozenset(k.upper() for k in list(record.get("keywords", [])) + list(record.get("faction_keywords", [])))
+    fnp = None
+    for ability in record.get("abilities", []):
+        m = FEEL_NO_PAIN.match(str(ability.get("name", "")).strip())
+        if m:
+            fnp = int(m.group("x")) if fnp is None else min(fnp, int(m.group("x")))
+    out = []
+    for i in sorted(by_profile):
+        p = profiles[i]
+        missing = [k for k in ("T", "Sv", "W") if not isinstance(p.get(k), int)]
+        if missing:
+            raise ScenarioError(f"{field}: datasheet {rid!r}, model {p['name']!r} lacks {', '.join(missing)}")
+        out.append(ModelKind(name=p["name"], count=by_profile[i], toughness=p["T"], save=p["Sv"], wounds=p["W"],
+                             invulnerable=p.get("invulnerable"), feel_no_pain=fnp, keywords=keywords))
+    return out

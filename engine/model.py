@@ -46,7 +46,36 @@ class Group:
 
 
 @dataclass(frozen=True)
+class ModelKind:
+    """Models of a target unit that share one profile (scenario ``target.models`` list)."""
+
+    name: str
+    count: int
+    toughness: int
+    save: int
+    wounds: int
+    invulnerable: int | None = None
+    feel_no_pain: int | None = None
+    keywords: frozenset[str] = frozenset()
+
+    @property
+    def character(self) -> bool:
+        return "CHARACTER" in self.keywords
+
+
+@dataclass(frozen=True)
 class Target:
+    """The target unit.
+
+    Single profile: ``models`` alike models described by the other fields, ``kinds``
+    empty. Several kinds: ``kinds`` lists them in allocation order (checked against
+    the rules by ``engine.scenario``); ``models`` is then their total, ``toughness``
+    the unit's Toughness when the attacks begin, and ``save``, ``wounds``,
+    ``invulnerable`` and ``feel_no_pain`` those of the first kind allocated to.
+    ``attached`` marks an attached unit: its CHARACTER kinds are the leader (or
+    support), the others the bodyguard.
+    """
+
     toughness: int
     save: int  # 7 means no armour save worth rolling (only cover can make it a 6+)
     wounds: int
@@ -54,6 +83,26 @@ class Target:
     invulnerable: int | None = None
     feel_no_pain: int | None = None
     keywords: frozenset[str] = frozenset()
+    kinds: tuple[ModelKind, ...] = ()
+    attached: bool = False
+    name: str | None = None
+
+    def model_kinds(self) -> tuple[ModelKind, ...]:
+        """The kinds in allocation order; a single-profile target is one kind."""
+        if self.kinds:
+            return self.kinds
+        return (
+            ModelKind(
+                name=self.name or "models",
+                count=self.models,
+                toughness=self.toughness,
+                save=self.save,
+                wounds=self.wounds,
+                invulnerable=self.invulnerable,
+                feel_no_pain=self.feel_no_pain,
+                keywords=self.keywords,
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -101,6 +150,26 @@ class GroupSummary:
 
 
 @dataclass
+class ModelSummary:
+    """Models of one kind slain: distribution (index = models slain), mean, chance all are."""
+
+    name: str
+    count: int
+    models_slain: list[float]
+    expected_models_slain: float
+    p_all_slain: float
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "count": self.count,
+            "expected_models_slain": self.expected_models_slain,
+            "models_slain": self.models_slain,
+            "p_all_slain": self.p_all_slain,
+        }
+
+
+@dataclass
 class Result:
     ruleset: str
     expected_damage: float
@@ -109,12 +178,13 @@ class Result:
     p_wipe: float
     models_slain: list[float]
     wounds_removed: list[float]
-    damage: list[float]  # last entry lumps damage >= damage_cap
-    damage_cap: int
+    damage: list[float] | None  # last entry lumps damage >= damage_cap; None: see docs/engine.md
+    damage_cap: int | None
     attacker_mortal_wounds: float | None
     groups: list[GroupSummary]
     notes: list[str] = field(default_factory=list)
     effects: list[dict] = field(default_factory=list)
+    by_model: list[ModelSummary] = field(default_factory=list)
 
     def to_json(self) -> dict:
         out = {
@@ -125,9 +195,11 @@ class Result:
             "p_wipe": self.p_wipe,
             "models_slain": self.models_slain,
             "wounds_removed": self.wounds_removed,
-            "damage": self.damage,
-            "damage_cap": self.damage_cap,
         }
+        if self.damage is not None:
+            out["damage"] = self.damage
+            out["damage_cap"] = self.damage_cap
+        out["by_model"] = [m.to_json() for m in self.by_model]
         if self.attacker_mortal_wounds is not None:
             out["attacker_mortal_wounds"] = self.attacker_mortal_wounds
         out["groups"] = [

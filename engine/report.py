@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from warscribe.engine.model import Result, Scenario
-from warscribe.schema.text import terminal_safe
+from warscribe.schema.diagnostics import printable
 
 BAR_WIDTH = 40
 SHOW_AT_LEAST = 0.0005  # histogram rows below this probability are folded into the tails
@@ -56,7 +56,16 @@ def to_text(result: Result, scenario: Scenario) -> str:
     inv = f" ({t.invulnerable}+ invulnerable)" if t.invulnerable else ""
     fnp = f", Feel No Pain {t.feel_no_pain}+" if t.feel_no_pain else ""
     kw = f", {', '.join(sorted(t.keywords))}" if t.keywords else ""
-    lines.append(f"Target: {t.models} model(s), T{t.toughness} Sv{t.save}+{inv} W{t.wounds}{fnp}{kw}")
+    if t.kinds:
+        attached = ", attached unit" if t.attached else ""
+        lines.append(f"Target: {t.models} model(s), T{t.toughness} for wound rolls{attached}{kw}; allocation order:")
+        for k in t.kinds:
+            inv = f" ({k.invulnerable}+ invulnerable)" if k.invulnerable else ""
+            fnp = f", Feel No Pain {k.feel_no_pain}+" if k.feel_no_pain else ""
+            role = " CHARACTER" if k.character else ""
+            lines.append(f"  {k.count} x {k.name}:{role} T{k.toughness} Sv{k.save}+{inv} W{k.wounds}{fnp}")
+    else:
+        lines.append(f"Target: {t.models} model(s), T{t.toughness} Sv{t.save}+{inv} W{t.wounds}{fnp}{kw}")
     cond = [name for name, on in vars(scenario.conditions).items() if on]
     if cond:
         lines.append(f"Conditions: {', '.join(cond)}")
@@ -73,7 +82,7 @@ def to_text(result: Result, scenario: Scenario) -> str:
     lines.append("(expected values; 'unsaved' counts [DEVASTATING WOUNDS] critical wounds too)")
     lines.append("")
     summary = [
-        ("Expected damage inflicted (before loss)", f"{result.expected_damage:.3f}"),
+        ("Expected damage inflicted " + ("(until destroyed)" if t.kinds else "(before loss)"), f"{result.expected_damage:.3f}"),
         ("Expected wounds removed", f"{result.expected_wounds_removed:.3f}"),
         ("Expected models slain", f"{result.expected_models_slain:.3f}"),
         ("Probability of destroying the unit", _pct(result.p_wipe).strip()),
@@ -83,6 +92,12 @@ def to_text(result: Result, scenario: Scenario) -> str:
     key_w = max(len(k) for k, _ in summary)
     lines.extend(f"{k:<{key_w}}  {v}" for k, v in summary)
     lines.append("")
+    if t.kinds:
+        name_w = max(len("Model kind"), *(len(m.name) for m in result.by_model))
+        lines.append(f"{'Model kind':<{name_w}}  {'models':>6}  {'expected slain':>14}  {'all slain':>9}")
+        for m in result.by_model:
+            lines.append(f"{m.name:<{name_w}}  {m.count:>6}  {m.expected_models_slain:14.3f}  {_pct(m.p_all_slain):>9}")
+        lines.append("")
     lines.extend(histogram("Models slain", result.models_slain))
     lines.append("")
     lines.extend(histogram("Wounds removed", result.wounds_removed))
@@ -92,7 +107,8 @@ def to_text(result: Result, scenario: Scenario) -> str:
         for e in result.effects:
             where = f" [{e['group']}]" if e["group"] else ""
             mark = "" if e["applied"] else " (not applied)"
-            lines.append(terminal_safe(f"  {e['side']}: {e['name']}{where}: {e['change']}{mark}"))
+            lines.append(f"  {e['side']}: {e['name']}{where}: {e['change']}{mark}")
     for note in result.notes:
         lines.append(f"note: {note}")
-    return "\n".join(lines)
+    # Names come from scenario files and the knowledge base: no control character reaches the terminal.
+    return "\n".join(printable(line) for line in lines)

@@ -141,6 +141,8 @@ CODES: dict[str, Code] = {
                          "Fix the field the message names."),
     "unknown-weapon": Code("error", "A scenario names a weapon the knowledge base does not hold (or several).",
                            "Use one of the ids the message suggests."),
+    "unknown-datasheet": Code("error", "A scenario's target names a datasheet the knowledge base does not hold (or several).",
+                              "Use one of the ids the message suggests."),
     "no-knowledge-base": Code("error", "The knowledge base for `ref` weapons cannot be found or read.",
                               "Run `warscribe build`, or pass --kb PATH."),
     "unknown-effect": Code("error", "A scenario names an effect the knowledge base does not hold (or several).",

@@ -55,9 +55,3 @@ def join_paragraphs(parts: list[str]) -> str:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def terminal_safe(text: str) -> str:
-    """Text from the sources made safe to print: control characters (escape sequences,
-    carriage returns) shown as \\xNN instead of acting on the terminal."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)

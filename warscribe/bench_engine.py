@@ -57,6 +57,10 @@ TERMINATORS = {"toughness": 5, "save": 2, "invulnerable": 4, "wounds": 3, "model
 BOYZ = {"toughness": 5, "save": 5, "wounds": 1, "models": 20, "feel_no_pain": 6, "keywords": ["INFANTRY"]}
 TANK = {"toughness": 10, "save": 3, "wounds": 13, "models": 1, "keywords": ["VEHICLE"]}
 KNIGHT = {"toughness": 12, "save": 3, "invulnerable": 5, "wounds": 22, "models": 1, "keywords": ["VEHICLE"]}
+# MEQ with an attached leader: 10 bodyguard models and a CHARACTER (engine/groups.py).
+MEQ_LED = {"attached": True, "keywords": ["INFANTRY"], "models": [
+    {"name": "Marine", "count": 10, "toughness": 4, "save": 3, "wounds": 2},
+    {"name": "Captain", "toughness": 4, "save": 3, "invulnerable": 4, "wounds": 5, "keywords": ["CHARACTER"]}]}
 
 
 def _s(name, groups, target, ruleset="11e", **extra):
@@ -94,6 +98,14 @@ SCENARIOS = [
     _s("Inquisitor retinue (3 groups, devastating first, 10e)", [(3, COMBI), (5, BOLTER), (2, FORCE)], BOYZ, "10e",
        conditions={"half_range": True}),
     _s("Assault squad melee (3 groups)", [(6, SWORD), (2, HAMMER), (2, CLAWS)], MEQ, conditions={"charged": True}),
+    _s("10 bolt rifles vs MEQ + leader (attached)", [(10, BOLTER)], MEQ_LED),
+    _s("2 psilencers vs MEQ + leader ([PRECISION], 10e)", [(2, PSILENCER)], MEQ_LED, "10e"),
+    _s("Paladins full unit vs MEQ + leader, 10e (3 groups)", [(6, STORM_BOLTER), (2, PSILENCER), (2, PSYCANNON)],
+       MEQ_LED, "10e", conditions={"half_range": True, "cover": True}),
+    _s("Paladins full unit vs MEQ + leader, 11e (3 groups)", [(6, STORM_BOLTER), (2, PSILENCER), (2, PSYCANNON)],
+       MEQ_LED, conditions={"half_range": True, "cover": True}),
+    _s("Inquisitor retinue vs MEQ + leader (devastating first, 10e)", [(3, COMBI), (5, BOLTER), (2, FORCE)], MEQ_LED,
+       "10e", conditions={"half_range": True}),
 ]
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from warscribe.schema.bundle import BundleError, load
-from warscribe.schema.text import terminal_safe
+from warscribe.schema.diagnostics import printable
 
 # (report label, record kind, where its effects live)
 KINDS = (
@@ -72,8 +72,8 @@ def to_text(report: dict, show_all: bool) -> str:
         lines.append("Uncompiled sentences" + ("" if show_all else " about the attack sequence (--all lists every one)") + ":")
         for u in shown:
             flag = "attack" if u["attack_relevant"] else "other "
-            text = terminal_safe(u["text"].replace("\n", " "))
-            lines.append(f"  [{flag}] {terminal_safe(u['record'])}: {text}")
+            text = printable(u["text"].replace("\n", " "))
+            lines.append(f"  [{flag}] {printable(u['record'])}: {text}")
     return "\n".join(lines)
 
 

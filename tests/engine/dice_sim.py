@@ -2,14 +2,16 @@
 
 It shares nothing with the engine's probability code: every die is rolled, every hit
 and wound is walked through the attack sequence, and damage is allocated model by
-model. Only the Scenario data types are shared.
+model, following the allocation rules literally (allocation groups and their order,
+the unit's Toughness, [PRECISION], mortal wounds), not the engine's sequences. Only
+the Scenario data types are shared.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from warscribe.engine.model import Scenario, Weapon
 
@@ -44,59 +46,172 @@ class Outcome:
     wounds_removed: int
     models_slain: int
     damage: int  # damage that got through saves and Feel No Pain, overkill included
+    slain_by_kind: list[int] = field(default_factory=list)  # in the order of target.model_kinds()
+
+
+@dataclass
+class Body:
+    kind: int
+    kind_name: str
+    character: bool
+    toughness: int
+    save: int
+    invulnerable: int | None
+    feel_no_pain: int | None
+    full: int
+    left: int
+
+    @property
+    def wounded(self) -> bool:
+        return 0 < self.left < self.full
 
 
 class Unit:
-    """The target unit: a list of remaining wounds; the wounded model takes the next attack."""
+    """The target unit, model by model, allocated to as the rules say.
 
-    def __init__(self, models: int, wounds: int, fnp: int | None, rng: random.Random):
-        self.alive = [wounds] * models
-        self.wounds_full = wounds
-        self.fnp = fnp
+    11e: allocation groups (05.03: one per CHARACTER model, one per W/Sv/InSv among
+    the others), ordered per weapon group (a wounded non-CHARACTER group first,
+    CHARACTER groups last, wounded ones first), the current group until destroyed
+    (05.04.01), [PRECISION] making a CHARACTER group current (24.28), mortal wounds by
+    06.02. 10e: a wounded model first; an attached unit's CHARACTER models last, except
+    for [PRECISION] attacks (and their mortal wounds).
+    """
+
+    def __init__(self, s: Scenario, rng: random.Random):
+        t = s.target
+        self.ruleset = s.ruleset
+        self.attached = t.attached
+        self.single = not t.kinds
         self.rng = rng
+        self.models = [
+            Body(i, k.name, k.character, k.toughness, k.save, k.invulnerable, k.feel_no_pain, k.wounds, k.wounds)
+            for i, k in enumerate(t.model_kinds())
+            for _ in range(k.count)
+        ]
+        self.kinds = len(t.model_kinds())
         self.removed = 0
         self.damage = 0
+        self.precision_pick: Body | None = None
+        groups: dict[tuple, list[Body]] = {}
+        for m in self.models:
+            key = ("character", id(m)) if m.character else (m.full, m.save, m.invulnerable)
+            groups.setdefault(key, []).append(m)
+        self.groups = list(groups.values())  # declared order: first appearance in the kinds' order
+        if s.ruleset == "10e":
+            guards = [m.toughness for m in self.models if not m.character]
+            self.fixed_t = max(guards) if t.attached and guards else max(m.toughness for m in self.models)
 
-    def take(self, points: int) -> None:
-        """One attack's damage (or one devastating-wounds packet) on the current model."""
-        if not self.alive:
-            # Nothing left to allocate to, but the damage was still inflicted.
-            self.damage += sum(1 for _ in range(points) if not self._ignored())
+    def alive(self) -> list[Body]:
+        return [m for m in self.models if m.left > 0]
+
+    def toughness(self) -> int:
+        """10e: fixed for the attacking unit's attacks; 11e 05.02.01 on the models alive now."""
+        if self.ruleset == "10e":
+            return self.fixed_t
+        alive = self.alive() or self.models
+        guards = [m.toughness for m in alive if not m.character]
+        if self.attached and guards:
+            return max(guards)
+        return max(m.toughness for m in alive)
+
+    def begin_batch(self, precision: bool) -> None:
+        """11e: declare the allocation order for this weapon group; [PRECISION] picks a CHARACTER group."""
+        if self.ruleset != "11e":
             return
-        wounded = [i for i, w in enumerate(self.alive) if w < self.wounds_full]
-        index = wounded[0] if wounded else 0
+        living = [g for g in self.groups if any(m.left > 0 for m in g)]
+        others = [g for g in living if not g[0].character]
+        chars = [g for g in living if g[0].character]
+        others.sort(key=lambda g: not any(m.wounded for m in g))  # stable: a wounded group first
+        chars.sort(key=lambda g: not any(m.wounded for m in g))
+        self.order = others + chars
+        self.precision_pick = chars[0][0] if precision and chars else None
+
+    def pick(self, precision: bool) -> Body | None:
+        """The model a wounding attack is allocated to."""
+        alive = self.alive()
+        if not alive:
+            return None
+        if self.ruleset == "11e":
+            if self.precision_pick is not None and self.precision_pick.left > 0:
+                return self.precision_pick
+            for g in self.order:
+                in_group = [m for m in g if m.left > 0]
+                if in_group:
+                    wounded = [m for m in in_group if m.wounded]
+                    return wounded[0] if wounded else in_group[0]
+            return None
+        chars = [m for m in alive if m.character]
+        if precision and self.attached and chars:
+            pool = chars
+        elif self.attached and any(not m.character for m in alive):
+            pool = [m for m in alive if not m.character]
+        else:
+            pool = alive
+        wounded = [m for m in pool if m.wounded]
+        return wounded[0] if wounded else pool[0]
+
+    def pick_mortal(self, precision: bool) -> Body | None:
+        """The model a mortal wound goes to: 11e 06.02 Select Model; 10e as an attack."""
+        if self.ruleset == "10e":
+            return self.pick(precision)
+        alive = self.alive()
+        for pool in ([m for m in alive if not m.character], [m for m in alive if m.character]):
+            if pool:
+                wounded = [m for m in pool if m.wounded]
+                return wounded[0] if wounded else self._first_in_order(pool)
+        return None
+
+    def _first_in_order(self, pool: list[Body]) -> Body:
+        for g in self.order:
+            for m in g:
+                if m in pool:
+                    return m
+        return pool[0]
+
+    def take(self, model: Body | None, points: int) -> None:
+        """One attack's damage (or one mortal wound packet) on one model; the excess is lost."""
+        if model is None:
+            if self.single:
+                # Nothing left to allocate to, but the damage was still inflicted.
+                self.damage += sum(1 for _ in range(points) if not self._ignored(self.models[0]))
+            return
         for _ in range(points):
-            if self._ignored():
+            if self._ignored(model):
                 continue
             self.damage += 1
-            if index is None:
-                continue  # the model is destroyed: the rest is lost
-            self.alive[index] -= 1
-            self.removed += 1
-            if self.alive[index] == 0:
-                del self.alive[index]
-                index = None
+            if model.left > 0:
+                model.left -= 1
+                self.removed += 1
 
-    def _ignored(self) -> bool:
-        return self.fnp is not None and self.rng.randint(1, 6) >= self.fnp
+    def _ignored(self, model: Body) -> bool:
+        return model.feel_no_pain is not None and self.rng.randint(1, 6) >= model.feel_no_pain
+
+    def outcome(self) -> Outcome:
+        slain = [0] * self.kinds
+        for m in self.models:
+            if m.left == 0:
+                slain[m.kind] += 1
+        return Outcome(self.removed, sum(slain), self.damage, slain)
 
 
 def simulate_once(s: Scenario, rng: random.Random) -> Outcome:
     t = s.target
     mods = s.modifiers
     cond = s.conditions
-    unit = Unit(t.models, t.wounds, t.feel_no_pain, rng)
-    late_packets: list[int] = []
+    unit = Unit(s, rng)
+    # 'A unit has all the keywords of all models in that unit.'
+    kw = frozenset(t.keywords).union(*(k.keywords for k in t.model_kinds()))
+    late_packets: list[tuple[int, bool]] = []
     for group in s.groups:
         w = group.weapon
-        kw = t.keywords
         ranged = w.type == "ranged"
         has = lambda aid: bool(find(w, aid, kw))  # noqa: E731
-        packets: list[int] = []
+        packets: list[tuple[int, bool]] = []
+        precision = has("precision")
+        unit.begin_batch(precision)
+        T = unit.toughness()  # the group's wound rolls are made together
 
         in_cover = cond.cover and ranged and not has("ignores-cover")
-        if s.ruleset == "10e" and t.save <= 3 and w.ap == 0:
-            in_cover = False
         skill = w.skill
         hit_mod = mods.hit + (1 if has("heavy") and cond.stationary and ranged else 0)
         hit_mod = max(-1, min(1, hit_mod))
@@ -123,7 +238,6 @@ def simulate_once(s: Scenario, rng: random.Random) -> Outcome:
                 critical, wounded = False, True
             else:
                 s_val = roll_value(w.strength, rng)
-                T = t.toughness
                 need = 2 if s_val >= 2 * T else 3 if s_val > T else 4 if s_val == T else 6 if 2 * s_val <= T else 5
                 ok = lambda f: f >= crit_wound or (f != 1 and f + wound_mod >= need)  # noqa: E731
                 face = roll_d6(rng, ok, reroll_w)
@@ -131,18 +245,23 @@ def simulate_once(s: Scenario, rng: random.Random) -> Outcome:
             if not wounded:
                 return
             if critical and has("devastating-wounds"):
-                packets.append(damage_roll())
+                packets.append((damage_roll(), precision))
                 return
+            model = unit.pick(precision)
+            if model is None and not unit.single:
+                return  # the unit is destroyed: nothing to allocate to
+            sv, inv = (model.save, model.invulnerable) if model else (t.save, t.invulnerable)
             face = rng.randint(1, 6)
-            bonus = 1 if (s.ruleset == "10e" and in_cover) else 0
-            armour_ok = face != 1 and face + min(1, w.ap + bonus) >= t.save
-            invuln_ok = t.invulnerable is not None and face != 1 and face >= t.invulnerable
+            # 10e: no cover for Sv 3+ or better against AP 0 (the model's own Sv).
+            bonus = 1 if (s.ruleset == "10e" and in_cover and not (sv <= 3 and w.ap == 0)) else 0
+            armour_ok = face != 1 and face + min(1, w.ap + bonus) >= sv
+            invuln_ok = inv is not None and face != 1 and face >= inv
             # The defender picks the better save before rolling: compare chances.
-            armour_p = sum(1 for f in range(2, 7) if f + min(1, w.ap + bonus) >= t.save)
-            invuln_p = sum(1 for f in range(2, 7) if t.invulnerable is not None and f >= t.invulnerable)
+            armour_p = sum(1 for f in range(2, 7) if f + min(1, w.ap + bonus) >= sv)
+            invuln_p = sum(1 for f in range(2, 7) if inv is not None and f >= inv)
             saved = invuln_ok if invuln_p > armour_p else armour_ok
             if not saved:
-                unit.take(damage_roll())
+                unit.take(model, damage_roll())
 
         for _ in range(group.models):
             attacks = roll_value(w.attacks, rng)
@@ -168,13 +287,13 @@ def simulate_once(s: Scenario, rng: random.Random) -> Outcome:
                 else:
                     resolve_hit(False)
         if s.ruleset == "11e":
-            for p in packets:
-                unit.take(p)
+            for points, precise in packets:
+                unit.take(unit.pick_mortal(precise), points)
         else:
             late_packets.extend(packets)
-    for p in late_packets:
-        unit.take(p)
-    return Outcome(unit.removed, t.models - len(unit.alive), unit.damage)
+    for points, precise in late_packets:
+        unit.take(unit.pick_mortal(precise), points)
+    return unit.outcome()
 
 
 def simulate(s: Scenario, trials: int, seed: int = 1) -> list[Outcome]:

@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 
 from dice_sim import simulate
 from warscribe.engine import Conditions, Group, Modifiers, Scenario, Target, Weapon, evaluate_scenario
+from warscribe.engine.groups import evaluate_kinds
+from warscribe.engine.model import ModelKind
+from warscribe.engine.scenario import allocation_order
 from warscribe.schema.abilities import parse_ability
 
 ABILITY_TEXTS = [
@@ -29,12 +32,12 @@ ABILITY_TEXTS = [
     "PSYCHIC",
     "HAZARDOUS",
 ]
-ABILITIES = {text: parse_ability(text)[0] for text in ABILITY_TEXTS}
+ABILITIES = {text: parse_ability(text)[0] for text in ABILITY_TEXTS + ["PRECISION"]}
 
 
 @st.composite
-def weapons(draw) -> Weapon:
-    texts = draw(st.lists(st.sampled_from(ABILITY_TEXTS), max_size=3, unique=True))
+def weapons(draw, extra: tuple[str, ...] = ()) -> Weapon:
+    texts = draw(st.lists(st.sampled_from(ABILITY_TEXTS + list(extra)), max_size=3, unique=True))
     if "SUSTAINED HITS 1" in texts and "SUSTAINED HITS D3" in texts:
         texts.remove("SUSTAINED HITS D3")
     skill = None if "TORRENT" in texts else draw(st.integers(2, 6))
@@ -196,3 +199,128 @@ def test_feel_no_pain_and_overkill_against_dice():
     target = Target(toughness=5, save=4, wounds=2, models=5, feel_no_pain=5)
     groups = (Group(3, _w("D3", ["ANTI-INFANTRY 4+", "DEVASTATING WOUNDS"], attacks="D6")), Group(2, _w(3)))
     _check_against_dice(Scenario(ruleset="11e", groups=groups, target=Target(**{**vars(target), "keywords": frozenset({"INFANTRY"})})))
+
+
+# --- targets with several kinds of model ------------------------------------------------------
+
+KEYWORDS = [frozenset(), frozenset({"INFANTRY"})]
+
+
+@st.composite
+def model_kinds(draw) -> ModelKind:
+    return ModelKind(
+        name="",
+        count=draw(st.integers(1, 3)),
+        toughness=draw(st.integers(3, 6)),
+        save=draw(st.integers(2, 7)),
+        wounds=draw(st.integers(1, 3)),
+        invulnerable=draw(st.sampled_from([None, None, 4, 5])),
+        feel_no_pain=draw(st.sampled_from([None, None, 5, 6])),
+        keywords=draw(st.sampled_from(KEYWORDS)),
+    )
+
+
+@st.composite
+def kinds_scenarios(draw, max_groups: int = 2) -> Scenario:
+    """Any mix of kinds (0-2 CHARACTERs, then W1-3 leaders), attached or not, both rulesets."""
+    ruleset = draw(st.sampled_from(["10e", "11e"]))
+    others = draw(st.lists(model_kinds(), min_size=1, max_size=3))
+    leaders = draw(st.lists(model_kinds(), min_size=0, max_size=2))
+    kinds = [replace(k, name=f"K{i}") for i, k in enumerate(others)]
+    kinds += [replace(k, name=f"L{i}", count=1, keywords=k.keywords | {"CHARACTER"}) for i, k in enumerate(leaders)]
+    attached = bool(leaders) and draw(st.booleans())
+    order = allocation_order(tuple(kinds), None, ruleset, attached)
+    base = scenario_strategy_base(draw, ruleset, max_groups, extra=("PRECISION", "PRECISION"))
+    first = order[0]
+    target = Target(toughness=first.toughness, save=first.save, wounds=first.wounds, models=sum(k.count for k in order),
+                    kinds=order, attached=attached)
+    return replace(base, target=target)
+
+
+def scenario_strategy_base(draw, ruleset: str, max_groups: int, extra=()) -> Scenario:
+    groups = tuple(
+        Group(models=draw(st.integers(1, 3)), weapon=draw(weapons(extra))) for _ in range(draw(st.integers(1, max_groups)))
+    )
+    return Scenario(
+        ruleset=ruleset,
+        groups=groups,
+        target=Target(toughness=4, save=3, wounds=1, models=1),
+        conditions=Conditions(half_range=draw(st.booleans()), cover=draw(st.booleans())),
+        modifiers=Modifiers(critical_wound=draw(st.sampled_from([5, 6, 6])), reroll_wounds=draw(st.sampled_from(["none", "ones"]))),
+    )
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(kinds_scenarios(max_groups=3))
+def test_kinds_distributions_sum_to_one(s):
+    r = evaluate_scenario(s)
+    for dist in [r.models_slain, r.wounds_removed] + [m.models_slain for m in r.by_model]:
+        assert abs(sum(dist) - 1.0) < 1e-9
+        assert min(dist) >= -1e-15
+    assert abs(sum(m.expected_models_slain for m in r.by_model) - r.expected_models_slain) < 1e-9
+    assert r.expected_damage >= r.expected_wounds_removed - 1e-9
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(kinds_scenarios())
+def test_kinds_agree_with_dice_simulation(s):
+    """Per kind, every bucket of models slain within 5 binomial SEs of the dice; means of
+    wounds removed and damage inflicted (until the unit is destroyed) within 5 SEs."""
+    r = evaluate_scenario(s)
+    outcomes = simulate(s, TRIALS, seed=5)
+    n = len(outcomes)
+    for index, model in enumerate(r.by_model):
+        for k, p in enumerate(model.models_slain):
+            freq = sum(1 for o in outcomes if o.slain_by_kind[index] == k) / n
+            assert abs(freq - p) <= 5 * math.sqrt(max(0.0, p * (1 - p)) / n) + 2.0 / n, (model.name, k, p, freq)
+    exact = r.expected_wounds_removed
+    assert abs(sum(o.wounds_removed for o in outcomes) / n - exact) <= 5 * _sd(r.wounds_removed) / math.sqrt(n) + 1e-9
+    damage = [o.damage for o in outcomes]
+    mean = sum(damage) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in damage) / n)
+    assert abs(mean - r.expected_damage) <= 5 * sd / math.sqrt(n) + 0.02, (mean, r.expected_damage)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(kinds_scenarios())
+def test_general_allocation_matches_the_alike_chain(s):
+    """Made alike (every kind the first kind's profile, no CHARACTER), the general
+    allocation over states gives the single-profile chain's distributions."""
+    first = s.target.kinds[0]
+    kinds = tuple(replace(first, name=f"K{i}", count=k.count, keywords=frozenset()) for i, k in enumerate(s.target.kinds))
+    alike = replace(s, target=replace(s.target, kinds=kinds, attached=False, models=sum(k.count for k in kinds)))
+    profile = Target(toughness=first.toughness, save=first.save, wounds=first.wounds, models=alike.target.models,
+                     invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain)
+    single = evaluate_scenario(replace(alike, target=profile))
+    general = evaluate_kinds(alike)
+    for a, b in ((single.wounds_removed, general.wounds_removed), (single.models_slain, general.models_slain)):
+        assert max(abs(x - y) for x, y in zip(a, b)) < 1e-9
+    assert abs(single.expected_damage - general.expected_damage) <= 1e-9 + 1e-9 * single.expected_damage or single.p_wipe > 0
+
+
+def _check_kinds_against_dice(s: Scenario, trials: int = 4000) -> None:
+    r = evaluate_scenario(s)
+    outcomes = simulate(s, trials, seed=13)
+    n = len(outcomes)
+    for index, model in enumerate(r.by_model):
+        for k, p in enumerate(model.models_slain):
+            freq = sum(1 for o in outcomes if o.slain_by_kind[index] == k) / n
+            assert abs(freq - p) <= 5 * math.sqrt(max(0.0, p * (1 - p)) / n) + 2.0 / n, (model.name, k, p, freq)
+
+
+def test_ten_bodyguards_and_a_leader_against_dice():
+    """10 Henchmen (W1) and an Inquisitor (W4, 5+ invulnerable, Feel No Pain 6+), attached
+    or not, against [PRECISION] + [SUSTAINED HITS], plain, and [PRECISION] +
+    [DEVASTATING WOUNDS] groups (critical wounds on 5+), in both rulesets."""
+    henchmen = ModelKind("Henchman", 10, 3, 5, 1)
+    inquisitor = ModelKind("Inquisitor", 1, 3, 4, 4, invulnerable=5, feel_no_pain=6, keywords=frozenset({"CHARACTER"}))
+    groups = (
+        Group(2, _w(1, ["PRECISION", "SUSTAINED HITS 1"], attacks=4, strength=5, ap=0)),
+        Group(3, _w(1, attacks=3, strength=4, ap=0)),
+        Group(1, _w(2, ["PRECISION", "DEVASTATING WOUNDS"], attacks=3, strength=4)),
+    )
+    for ruleset in ("10e", "11e"):
+        for attached in (True, False):
+            target = Target(toughness=3, save=5, wounds=1, models=11, kinds=(henchmen, inquisitor), attached=attached)
+            _check_kinds_against_dice(Scenario(ruleset=ruleset, groups=groups, target=target,
+                                               modifiers=Modifiers(critical_wound=5)))
