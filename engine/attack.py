@@ -36,7 +36,7 @@ class GroupProfile:
 
     name: str
     models: int
-    attacks: D.Dist  # total attacks made by the group
+    attacks_per_model: D.Dist
     per_attack: D.Joint  # (normal events, devastating events) from one attack
     event_damage: D.Dist  # wounds one event takes off before the model cap (after FNP)
     devastating: bool
@@ -44,6 +44,28 @@ class GroupProfile:
     expected_hits_per_attack: float
     expected_wounds_per_attack: float
     notes: list[str]
+
+    @property
+    def attacks(self) -> D.Dist:
+        """Total attacks made by the group."""
+        return D.sum_iid(self.attacks_per_model, self.models)
+
+    @property
+    def expected_attacks(self) -> float:
+        return self.models * D.mean(self.attacks_per_model)
+
+    @property
+    def wounding(self) -> float:
+        """Probability that an event takes at least one wound (Feel No Pain can stop all)."""
+        return 1.0 - self.event_damage[0]
+
+    @property
+    def wounding_damage(self) -> D.Dist:
+        """Damage of an event that takes at least one wound."""
+        keep = self.wounding
+        if keep <= 0.0:
+            return self.event_damage
+        return [0.0] + [p / keep for p in self.event_damage[1:]]
 
 
 def active_abilities(weapon: Weapon, target: Target) -> Weapon:
@@ -201,7 +223,6 @@ def group_profile(
     per_attack = {key: p for key, p in per_attack.items() if p > 0.0} or {(0, 0): 1.0}
 
     per_model = attacks_per_model(weapon, target, conditions)
-    attacks = D.sum_iid(per_model, models)
 
     mean_extra = D.mean(extra_hits)
     p_wound = wound.success + wound.critical
@@ -210,7 +231,7 @@ def group_profile(
     return GroupProfile(
         name=weapon.name,
         models=models,
-        attacks=attacks,
+        attacks_per_model=per_model,
         per_attack=per_attack,
         event_damage=damage_per_event(weapon, target, conditions),
         devastating=devastating,
@@ -224,3 +245,23 @@ def group_profile(
 def events_per_attack(profile: GroupProfile) -> D.Dist:
     """Distribution of damaging events (normal + devastating) from one attack."""
     return D.joint_total(profile.per_attack)
+
+
+def wounding_events(profile: GroupProfile, cap: int) -> D.Dist:
+    """Distribution of the group's events that take at least one wound, lumped at ``cap``.
+
+    Events that Feel No Pain turns into nothing are dropped first (binomial thinning),
+    so every event left takes a wound: once there are as many as the target has
+    wounds, more change nothing, and lumping at any cap at or above that is exact.
+    Counted per model, then summed over the models by repeated squaring, so the time
+    grows with the dice of one model, not with the group's total.
+    """
+    per_attack = D.thin(events_per_attack(profile), profile.wounding, cap)
+    per_model = D.random_sum(profile.attacks_per_model, per_attack, cap)
+    return D.sum_iid(per_model, profile.models, cap)
+
+
+def wounding_events_joint(profile: GroupProfile, cap: int) -> D.Joint:
+    """(normal, devastating) events that take a wound, each lumped at ``cap``."""
+    unit = D.joint_thin(profile.per_attack, profile.wounding)
+    return D.joint_random_sum(profile.attacks, unit, cap, cap)

@@ -7,13 +7,20 @@ independent variables, random sums, binomial thinning); there is no sampling.
 Floats rather than fractions: the benchmark target (well under a millisecond per
 scenario) rules fractions out, and every distribution the engine returns is checked
 to sum to 1 within 1e-9 by the tests.
+
+Nothing here can overflow: binomial terms come from their ratio recurrence (in log
+space when the first term would underflow), never from ``comb(n, k)`` turned into a
+float. Every count can be lumped at a ``cap`` (values at or above it in the last
+entry), so sizes, and time, stay bounded by what the caller needs. Long convolutions
+go to numpy (direct summation, not FFT, so the sums are those of the loop below);
+small ones stay in plain Python, where a numpy call costs more than the arithmetic.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from math import comb
+from math import exp, log, log1p
 
 Dist = list[float]
 
@@ -73,6 +80,8 @@ def convolve(a: Dist, b: Dist, cap: int | None = None) -> Dist:
     size = len(a) + len(b) - 1
     if cap is not None and size > cap + 1:
         size = cap + 1
+    if len(a) * len(b) >= NUMPY_AT:
+        return _np_convolve(a, b, size)
     out = [0.0] * size
     last = size - 1
     for i, pa in enumerate(a):
@@ -86,6 +95,27 @@ def convolve(a: Dist, b: Dist, cap: int | None = None) -> Dist:
                 k = last
             out[k] += pa * pb
     return out
+
+
+# Above this many products, numpy's direct convolution beats the Python loop.
+NUMPY_AT = 2048
+
+
+def _np_convolve(a: Dist, b: Dist, size: int) -> Dist:
+    import numpy as np  # lazily: a small scenario never needs it
+
+    full = np.convolve(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    if len(full) > size:
+        full[size - 1] = full[size - 1 :].sum()
+        full = full[:size]
+    return full.tolist()
+
+
+def lump(dist: Dist, cap: int | None) -> Dist:
+    """Values at or above ``cap`` lumped into ``cap``."""
+    if cap is None or len(dist) <= cap + 1:
+        return dist
+    return dist[:cap] + [sum(dist[cap:])]
 
 
 def add_scaled(acc: Dist, dist: Dist, weight: float) -> Dist:
@@ -102,27 +132,51 @@ def shift(dist: Dist, by: int) -> Dist:
     return [0.0] * by + list(dist) if by > 0 else list(dist)
 
 
-def binomial(n: int, p: float) -> Dist:
+def binomial(n: int, p: float, cap: int | None = None) -> Dist:
+    """P(X = k), X ~ Binomial(n, p); with ``cap``, k >= cap lumped into the last entry.
+
+    Terms come from P(k+1) = P(k) (n-k)/(k+1) p/q, so nothing grows beyond 1 for any n;
+    when P(0) = q^n would underflow, the recurrence runs on logarithms instead. The
+    cost is O(min(n, cap)).
+    """
     if p <= 0.0:
         return point(0)
     if p >= 1.0:
-        return point(n)
+        return point(n if cap is None else min(n, cap))
+    lumped = cap is not None and n > cap
+    last = cap if lumped else n
+    out = [0.0] * (last + 1)
     q = 1.0 - p
-    return [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
+    explicit = last if lumped else last + 1
+    log_first = n * log1p(-p)
+    if log_first > -700.0:
+        term = exp(log_first)
+        ratio = p / q
+        for k in range(explicit):
+            out[k] = term
+            term *= (n - k) / (k + 1) * ratio
+    else:
+        log_term, log_ratio = log_first, log(p) - log(q)
+        for k in range(explicit):
+            out[k] = exp(log_term) if log_term > -745.0 else 0.0
+            log_term += log((n - k) / (k + 1)) + log_ratio
+    if lumped:
+        out[cap] = max(0.0, 1.0 - sum(out[:cap]))
+    return out
 
 
-def thin(dist: Dist, keep: float) -> Dist:
+def thin(dist: Dist, keep: float, cap: int | None = None) -> Dist:
     """Each of the X units survives independently with probability ``keep``.
 
-    Used for Feel No Pain: every point of damage is rolled for separately.
+    Used for Feel No Pain (every point of damage is rolled for separately) and to
+    drop the events that Feel No Pain turns into nothing.
     """
     if keep >= 1.0:
-        return list(dist)
-    out = [0.0] * len(dist)
+        return lump(list(dist), cap)
+    out: Dist = [0.0]
     for n, pn in enumerate(dist):
         if pn:
-            for k, pk in enumerate(binomial(n, keep)):
-                out[k] += pn * pk
+            add_scaled(out, binomial(n, keep, cap), pn)
     return trim(out)
 
 
@@ -130,23 +184,25 @@ def random_sum(count: Dist, unit: Dist, cap: int | None = None) -> Dist:
     """Distribution of U_1 + ... + U_N, N ~ count, U_i ~ unit independent.
 
     Bernoulli units (the common case: one attack is one wound or nothing) use the
-    binomial formula instead of repeated convolution.
+    binomial formula instead of repeated convolution, and a constant N repeated
+    squaring. The cost is O(len(count) x cap), O(log N x cap^2) for a constant N.
     """
     unit = trim(unit)
     if len(unit) == 1:
         return point(0)
+    support = [n for n, pn in enumerate(count) if pn]
+    if len(support) == 1:
+        return sum_iid(unit, support[0], cap)
     if len(unit) == 2:
         acc: Dist = []
-        for n, pn in enumerate(count):
-            if pn:
-                add_scaled(acc, binomial(n, unit[1]), pn)
-        if cap is not None and len(acc) > cap + 1:
-            acc = acc[:cap] + [sum(acc[cap:])]
-        return acc
+        for n in support:
+            add_scaled(acc, binomial(n, unit[1], cap), count[n])
+        return lump(acc, cap)
     acc = [0.0]
     power: Dist = [1.0]
-    last = len(count) - 1
-    for n, pn in enumerate(count):
+    last = support[-1]
+    for n in range(last + 1):
+        pn = count[n]
         if pn:
             add_scaled(acc, power, pn)
         if n < last:
@@ -155,8 +211,23 @@ def random_sum(count: Dist, unit: Dist, cap: int | None = None) -> Dist:
 
 
 def sum_iid(unit: Dist, n: int, cap: int | None = None) -> Dist:
-    """Distribution of the sum of ``n`` independent copies of ``unit``."""
-    return random_sum(point(n), unit, cap)
+    """Distribution of the sum of ``n`` independent copies of ``unit`` (repeated squaring)."""
+    unit = trim(unit)
+    nonzero = [i for i, p in enumerate(unit) if p]
+    if len(nonzero) == 1:
+        total = nonzero[0] * n
+        return point(total if cap is None else min(total, cap))
+    if len(unit) == 2:
+        return binomial(n, unit[1], cap)
+    result: Dist = [1.0]
+    base = lump(unit, cap)
+    while n:
+        if n & 1:
+            result = convolve(result, base, cap)
+        n >>= 1
+        if n:
+            base = convolve(base, base, cap)
+    return result
 
 
 def mixture(parts: list[tuple[float, Dist]]) -> Dist:
@@ -185,18 +256,56 @@ def joint_convolve(a: Joint, b: Joint, cap_k: int | None = None, cap_m: int | No
     return out
 
 
-def joint_random_sum(count: Dist, unit: Joint, cap_k: int | None = None, cap_m: int | None = None) -> Joint:
-    """Joint distribution of the sums of N independent (k, m) pairs, N ~ count."""
-    acc: Joint = {}
-    power: Joint = {(0, 0): 1.0}
-    last = len(count) - 1
-    for n, pn in enumerate(count):
-        if pn:
-            for key, p in power.items():
-                acc[key] = acc.get(key, 0.0) + pn * p
+def joint_thin(joint: Joint, keep: float) -> Joint:
+    """Each of the k and m units survives independently with probability ``keep``."""
+    if keep >= 1.0:
+        return dict(joint)
+    out: Joint = {}
+    for (k, m), p in joint.items():
+        for k2, pk in enumerate(binomial(k, keep)):
+            for m2, pm in enumerate(binomial(m, keep)):
+                if pk and pm:
+                    out[(k2, m2)] = out.get((k2, m2), 0.0) + p * pk * pm
+    return out
+
+
+def joint_random_sum(count: Dist, unit: Joint, cap_k: int, cap_m: int) -> Joint:
+    """Joint distribution of the sums of N independent (k, m) pairs, N ~ count.
+
+    Dense (numpy) over k <= cap_k, m <= cap_m, each lumped at its cap: one step per
+    possible attack, each O(len(unit) x cap_k x cap_m).
+    """
+    import numpy as np
+
+    power = np.zeros((cap_k + 1, cap_m + 1))
+    power[0, 0] = 1.0
+    acc = np.zeros_like(power)
+    last = max(n for n, pn in enumerate(count) if pn)
+    for n in range(last + 1):
+        if count[n]:
+            acc += count[n] * power
         if n < last:
-            power = joint_convolve(power, unit, cap_k, cap_m)
-    return acc
+            nxt = np.zeros_like(power)
+            for (dk, dm), p in unit.items():
+                nxt += p * _shift_lumped(_shift_lumped(power, dk).T, dm).T
+            power = nxt
+    return {(int(k), int(m)): float(acc[k, m]) for k, m in zip(*np.nonzero(acc))}
+
+
+def _shift_lumped(a, by: int):
+    """Rows of ``a`` moved down by ``by``; rows pushed past the last are added into it."""
+    if not by:
+        return a
+    import numpy as np
+
+    rows = a.shape[0]
+    moved = np.zeros_like(a)
+    if by < rows:
+        moved[by:] = a[: rows - by]
+        moved[rows - 1] += a[rows - by :].sum(axis=0)
+    else:
+        moved[rows - 1] = a.sum(axis=0)
+    return moved
 
 
 def joint_total(joint: Joint) -> Dist:

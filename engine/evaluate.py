@@ -19,7 +19,7 @@ from math import ceil
 
 from warscribe.engine import dist as D
 from warscribe.engine.allocation import Chain, start
-from warscribe.engine.attack import GroupProfile, events_per_attack, group_profile
+from warscribe.engine.attack import GroupProfile, group_profile, wounding_events, wounding_events_joint
 from warscribe.engine.groups import evaluate_kinds
 from warscribe.engine.model import GroupSummary, ModelSummary, Result, Scenario
 from warscribe.engine.rules import hazard_mortal_wounds
@@ -44,7 +44,7 @@ def evaluate_scenario(scenario: Scenario) -> Result:
                       g.modifiers or scenario.modifiers)
         for g in scenario.groups
     ]
-    chains = [Chain(models, wounds, p.event_damage) for p in profiles]
+    chains = [Chain(models, wounds, p.wounding_damage) for p in profiles]
 
     # state: pending devastating packets per deferred group -> vector over R.
     state: dict[tuple[int, ...], D.Dist] = {(): start(models, wounds)}
@@ -54,13 +54,12 @@ def evaluate_scenario(scenario: Scenario) -> Result:
     notes: list[str] = []
     last = len(profiles) - 1
     for i, (profile, chain) in enumerate(zip(profiles, chains)):
-        # Lumping counts at `cap` is exact when every event removes a wound: by then
-        # the unit is gone and the damage is at the cap anyway.
-        count_cap = cap if chain.loses_every_time else None
+        # Every event counted takes a wound, so lumping counts at `cap` (>= the
+        # target's wounds) is exact: by then the unit is gone and the damage capped.
+        events = wounding_events(profile, cap)
         defer = scenario.ruleset == "10e" and profile.devastating and not (i == last and not deferred)
         if defer:
-            joint = D.joint_random_sum(profile.attacks, profile.per_attack, count_cap, count_cap)
-            events = D.joint_total(joint)
+            joint = wounding_events_joint(profile, models * wounds)
             by_m: dict[int, D.Dist] = {}
             for (k, m), p in joint.items():
                 row = by_m.setdefault(m, [])
@@ -75,9 +74,8 @@ def evaluate_scenario(scenario: Scenario) -> Result:
             state = new_state
             deferred.append(i)
         else:
-            events = D.random_sum(profile.attacks, events_per_attack(profile), count_cap)
             state = {label: chain.absorb(v, events) for label, v in state.items()}
-        group_damage = D.random_sum(events, profile.event_damage, cap)
+        group_damage = D.random_sum(events, profile.wounding_damage, cap)
         damage = D.convolve(damage, group_damage, cap)
         summaries.append(_summary(profile, events))
         notes.extend(profile.notes)
@@ -124,7 +122,7 @@ def evaluate_scenario(scenario: Scenario) -> Result:
 
 def _summary(profile: GroupProfile, events: D.Dist) -> GroupSummary:
     """Expected counts by linearity (exact even where a distribution was clipped)."""
-    attacks = D.mean(profile.attacks)
+    attacks = profile.expected_attacks
     per_attack_events = sum((k + m) * p for (k, m), p in profile.per_attack.items())
     unsaved = attacks * per_attack_events
     return GroupSummary(

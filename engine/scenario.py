@@ -12,7 +12,6 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from warscribe.engine.effects import apply_effects
@@ -22,11 +21,7 @@ from warscribe.engine.kb import KnowledgeBase, model_kinds
 from warscribe.schema import DEFAULT_OUT, safeyaml
 from warscribe.engine.model import CURRENT_RULESET, Conditions, Group, ModelKind, Modifiers, Scenario, Target, Weapon
 from warscribe.schema.abilities import parse_ability
-from warscribe.schema.registry import registry
-
-SCHEMA_BASE = "https://warscribe.dev/schema/"
-SCENARIO_ID = SCHEMA_BASE + "scenario.schema.json"
-WEAPON_ID = SCHEMA_BASE + "weapon.schema.json"
+from warscribe.schema.registry import fast_check, fast_validator
 
 # The allocation chain has models x wounds + 1 states; beyond this it gets slow.
 MAX_TARGET_WOUNDS = 2000
@@ -40,12 +35,12 @@ CHARACTER_LAST_10E = ("10e Leader: while an attached unit has bodyguard models, 
                       "CHARACTER models (they are allocated last)")
 ONE_GROUP_11E = ('05.03 Create Groups: "One group for all other models with the same W, Sv and InSv '
                  'characteristics." (a group is allocated to as a whole, so its kinds must be adjacent)')
-
-
-@lru_cache(maxsize=4)
-def validator(schema_id: str) -> Draft202012Validator:
-    reg = registry()
-    return Draft202012Validator(reg[schema_id].contents, registry=reg)
+# A whole-number A, S or D above this is refused: the engine's lists are indexed by
+# these values, and no datasheet comes near it.
+MAX_CHARACTERISTIC = 10_000
+# 10e [DEVASTATING WOUNDS] packets that wait for later groups need the joint count of
+# (normal, devastating) events: one step per attack over (wounds + 1)^2 cells.
+MAX_DEFERRED_WORK = 50_000_000
 
 
 def field_path(path) -> str:
@@ -73,8 +68,11 @@ def _message(error: ValidationError) -> str:
     return f"{where or '(top level)'}: {error.message}"
 
 
-def _check(instance, schema_id: str, prefix: str = "") -> None:
-    errors = sorted(validator(schema_id).iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+def _check(instance, name: str, prefix: str = "") -> None:
+    """Validate against schema ``name``: the compiled check first, jsonschema for the messages."""
+    if fast_check(name)(instance):
+        return
+    errors = sorted(fast_validator(name).iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         lines = []
         for e in errors:
@@ -106,6 +104,11 @@ def _keywords(values) -> frozenset[str]:
     return frozenset(v.upper() for v in values or ())
 
 
+@lru_cache(maxsize=1024)
+def _parsed_ability(text: str):
+    return parse_ability(text)
+
+
 def _abilities(values, field: str) -> tuple[dict, ...]:
     out = []
     for i, value in enumerate(values or ()):
@@ -115,7 +118,7 @@ def _abilities(values, field: str) -> tuple[dict, ...]:
                 raise ScenarioError(f"{where}: unknown weapon ability {value.get('name', value['text'])!r}")
             out.append(value)
             continue
-        ability, problems = parse_ability(value)
+        ability, problems = _parsed_ability(value)
         if ability is None or ability["id"] == "custom":
             raise ScenarioError(
                 f"{where}: unknown weapon ability {value!r} (known: see docs/engine.md, e.g. 'SUSTAINED HITS 1', 'ANTI-INFANTRY 4+')"
@@ -149,12 +152,32 @@ def _inline_weapon(profile: dict, field: str) -> Weapon:
     )
 
 
+def _check_size(weapon: Weapon, field: str) -> None:
+    for name in ("attacks", "strength", "damage"):
+        value = getattr(weapon, name)
+        if isinstance(value, int) and value > MAX_CHARACTERISTIC:
+            raise ScenarioError(
+                f"{field}.{name}: {value} is more than the engine computes in reasonable time (at most {MAX_CHARACTERISTIC:,})"
+            )
+
+
+@lru_cache(maxsize=4)
+def _kb_file(path: Path, _mtime_ns: int, _size: int) -> KnowledgeBase:
+    return KnowledgeBase.load(path)
+
+
 def _knowledge_base(kb) -> KnowledgeBase:
-    if kb is None or isinstance(kb, (str, Path)):
-        return KnowledgeBase.load(kb or DEFAULT_OUT / "json" / "warscribe.json")
+    """The KnowledgeBase for ``kb``; a file is read again only when it changed."""
+    if isinstance(kb, KnowledgeBase):
+        return kb
     if isinstance(kb, dict):
         return KnowledgeBase(kb)
-    return kb
+    path = Path(kb or DEFAULT_OUT / "json" / "warscribe.json").resolve()
+    try:
+        stat = path.stat()
+    except OSError:
+        return KnowledgeBase.load(path)  # reports the missing bundle
+    return _kb_file(path, stat.st_mtime_ns, stat.st_size)
 
 
 def _ref_weapon(ref: str, field: str, kb) -> Weapon:
@@ -162,15 +185,34 @@ def _ref_weapon(ref: str, field: str, kb) -> Weapon:
     weapon = kb.resolve(ref, field)
     record = kb.by_id.get(weapon.id) if weapon.id else None
     if record is not None:
-        _check(record, WEAPON_ID, prefix=f"{field}: knowledge-base record {weapon.id!r}")
+        _check(record, "weapon", prefix=f"{field}: knowledge-base record {weapon.id!r}")
     return weapon
+
+
+def _check_work(scenario: Scenario) -> None:
+    """Refuse what would take unreasonably long, naming the weapon group."""
+    from warscribe.engine.attack import attacks_per_model
+
+    target = scenario.target
+    cells = (target.models * target.wounds + 1) ** 2
+    groups = scenario.groups
+    for i, group in enumerate(groups[:-1]):
+        if scenario.ruleset != "10e" or not group.weapon.has("devastating-wounds"):
+            continue
+        attacks = group.models * (len(attacks_per_model(group.weapon, target, scenario.conditions)) - 1)
+        if attacks * cells > MAX_DEFERRED_WORK:
+            raise ScenarioError(
+                f"attacker.weapons[{i}]: up to {attacks:,} attacks whose 10e [DEVASTATING WOUNDS] wait for the later "
+                f"groups, against {target.models * target.wounds:,} wounds, is more than the engine computes in "
+                "reasonable time; put this group last or split the scenario"
+            )
 
 
 def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = None) -> Scenario:
     """Check a scenario dict and build the Scenario; ``kb`` is only read for ``ref`` groups."""
     if not isinstance(data, dict):
         raise ScenarioError(f"a scenario is a mapping with `attacker` and `target`, not {type(data).__name__}")
-    _check(data, SCENARIO_ID)
+    _check(data, "scenario")
     groups = []
     ref_rulesets = set()
     for i, entry in enumerate(data["attacker"]["weapons"]):
@@ -181,6 +223,7 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
                 ref_rulesets.add(weapon.ruleset)
         else:
             weapon = _inline_weapon(entry["weapon"], f"{field}.weapon")
+        _check_size(weapon, f"{field}.{'ref' if 'ref' in entry else 'weapon'}")
         groups.append(Group(models=entry["models"], weapon=weapon))
 
     t = data["target"]
@@ -222,6 +265,7 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
                             "give the target one profile", "effect-not-modelled")
     if named:
         scenario = apply_effects(scenario, named, _knowledge_base(kb).bundle)
+    _check_work(scenario)
     return scenario
 
 

@@ -19,5 +19,15 @@ def run_calc(args) -> int:
         for line in str(exc).splitlines():
             print(f"error: {args.scenario}: {line}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"error: {args.scenario}: interrupted", file=sys.stderr)
+        return 130
+    except MemoryError:
+        print(f"error: {args.scenario}: not enough memory to compute this scenario", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - a bug must still reach the user as one line
+        print(f"error: {args.scenario}: internal error ({type(exc).__name__}: {exc}); please report it with the scenario",
+              file=sys.stderr)
+        return 3
     print(to_json_text(result) if getattr(args, "json", False) else to_text(result, scenario))
     return 0
