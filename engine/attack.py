@@ -189,38 +189,8 @@ def group_profile(
     lethal = weapon.has("lethal-hits")
     sustained = _ability(weapon, "sustained-hits")
 
-    # One hit that rolls to wound. 10e/11e [DEVASTATING WOUNDS]: a critical wound
-    # skips the save and becomes a mortal-wound packet.
-    if devastating:
-        dev = wound.critical
-        normal = wound.success * unsaved
-    else:
-        dev = 0.0
-        normal = (wound.success + wound.critical) * unsaved
-    rolled: D.Joint = {(0, 0): 1.0 - normal - dev, (1, 0): normal, (0, 1): dev}
-    # [LETHAL HITS]: the critical hit itself wounds automatically (no wound roll, so
-    # no critical wound: 11e 24.23 and 01.05.01); hits added by [SUSTAINED HITS] are
-    # not critical hits and roll to wound as usual.
-    automatic: D.Joint = {(0, 0): 1.0 - unsaved, (1, 0): unsaved}
-
-    crit_base = automatic if lethal else rolled
     extra_hits = D.dice(sustained["value"]) if sustained is not None else [1.0]
-    extra: D.Joint = {}
-    power: D.Joint = {(0, 0): 1.0}
-    for x, px in enumerate(extra_hits):
-        if px:
-            for key, p in power.items():
-                extra[key] = extra.get(key, 0.0) + px * p
-        if x < len(extra_hits) - 1:
-            power = D.joint_convolve(power, rolled)
-    crit = D.joint_convolve(crit_base, extra)
-
-    per_attack: D.Joint = {(0, 0): hit.fail}
-    for part, weight in ((rolled, hit.success), (crit, hit.critical)):
-        if weight:
-            for key, p in part.items():
-                per_attack[key] = per_attack.get(key, 0.0) + weight * p
-    per_attack = {key: p for key, p in per_attack.items() if p > 0.0} or {(0, 0): 1.0}
+    per_attack = per_attack_joint(hit, wound, unsaved, devastating, lethal, tuple(extra_hits))
 
     per_model = attacks_per_model(weapon, target, conditions)
 
@@ -240,6 +210,52 @@ def group_profile(
         expected_wounds_per_attack=wounds,
         notes=notes,
     )
+
+
+def per_attack_joint(
+    hit: RollOutcome,
+    wound: RollOutcome,
+    unsaved: float,
+    devastating: bool,
+    lethal: bool,
+    extra_hits: tuple[float, ...],
+) -> D.Joint:
+    """(normal events, devastating events) from one attack, given its rolls' outcomes.
+
+    ``extra_hits`` is the distribution of [SUSTAINED HITS] extra hits on a critical
+    hit ((1.0,) without it).
+    """
+    # One hit that rolls to wound. 10e/11e [DEVASTATING WOUNDS]: a critical wound
+    # skips the save and becomes a mortal-wound packet.
+    if devastating:
+        dev = wound.critical
+        normal = wound.success * unsaved
+    else:
+        dev = 0.0
+        normal = (wound.success + wound.critical) * unsaved
+    rolled: D.Joint = {(0, 0): 1.0 - normal - dev, (1, 0): normal, (0, 1): dev}
+    # [LETHAL HITS]: the critical hit itself wounds automatically (no wound roll, so
+    # no critical wound: 11e 24.23 and 01.05.01); hits added by [SUSTAINED HITS] are
+    # not critical hits and roll to wound as usual.
+    automatic: D.Joint = {(0, 0): 1.0 - unsaved, (1, 0): unsaved}
+
+    crit_base = automatic if lethal else rolled
+    extra: D.Joint = {}
+    power: D.Joint = {(0, 0): 1.0}
+    for x, px in enumerate(extra_hits):
+        if px:
+            for key, p in power.items():
+                extra[key] = extra.get(key, 0.0) + px * p
+        if x < len(extra_hits) - 1:
+            power = D.joint_convolve(power, rolled)
+    crit = D.joint_convolve(crit_base, extra)
+
+    per_attack: D.Joint = {(0, 0): hit.fail}
+    for part, weight in ((rolled, hit.success), (crit, hit.critical)):
+        if weight:
+            for key, p in part.items():
+                per_attack[key] = per_attack.get(key, 0.0) + weight * p
+    return {key: p for key, p in per_attack.items() if p > 0.0} or {(0, 0): 1.0}
 
 
 def events_per_attack(profile: GroupProfile) -> D.Dist:

@@ -67,3 +67,8 @@ def untitled_rule(ruleset: str, source_title: str, first_words: str) -> str:
 
 def keyword(ruleset: str, name: str) -> str:
     return f"{ruleset}/keywords/{slugify(name)}"
+
+
+def tsv_row(catalogue: str, name: str, row: int) -> str:
+    """A row of a BattleScribe-style TSV (no record id): ``<catalogue>/<name>#<row>``, rows counted from 1."""
+    return f"{catalogue}/{name}#{row}"

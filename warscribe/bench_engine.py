@@ -14,7 +14,6 @@ Timings exclude schema validation: they measure the engine on checked scenarios.
 
 from __future__ import annotations
 
-import csv
 import statistics
 import time
 from pathlib import Path
@@ -23,7 +22,7 @@ from warscribe.engine.evaluate import evaluate_scenario
 from warscribe import ROOT
 from warscribe.engine.model import Group, Scenario, Target, Weapon
 from warscribe.engine.scenario import parse_scenario
-from warscribe.schema.abilities import parse_ability_list
+from warscribe.engine.tsv import read_weapons
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "bsdata-10e-weapons.tsv"
 REFERENCE_TARGET = Target(toughness=4, save=3, wounds=2, models=10)
@@ -118,56 +117,6 @@ def _time(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
-def corpus_weapons(path: Path) -> tuple[list[Weapon], list[tuple[int, str]]]:
-    """Weapons of the corpus TSV, and (line, reason) for each row skipped."""
-    weapons: list[Weapon] = []
-    skipped: list[tuple[int, str]] = []
-    with path.open(encoding="utf-8", newline="") as fh:
-        for line, row in enumerate(csv.DictReader(fh, delimiter="\t"), start=2):
-            try:
-                weapons.append(_corpus_weapon(row))
-            except ValueError as exc:
-                skipped.append((line, str(exc)))
-    return weapons, skipped
-
-
-def _value(cell: str, what: str) -> int | str:
-    text = cell.strip().upper()
-    if text.isdigit():
-        return int(text)
-    from warscribe.engine.dist import DICE_RE
-
-    if DICE_RE.match(text):
-        return text
-    raise ValueError(f"{what} {cell!r}")
-
-
-def _corpus_weapon(row: dict) -> Weapon:
-    skill_cell = row["BS_WS"].strip().upper()
-    if skill_cell == "N/A":
-        skill = None
-    elif skill_cell.rstrip("+").isdigit() and 2 <= int(skill_cell.rstrip("+")) <= 6:
-        skill = int(skill_cell.rstrip("+"))
-    else:
-        raise ValueError(f"skill {row['BS_WS']!r}")
-    ap_cell = row["AP"].strip()
-    if not ap_cell.lstrip("-").isdigit():
-        raise ValueError(f"AP {ap_cell!r}")
-    abilities, _problems = parse_ability_list(row["keywords"])
-    melee = row["type"].strip().lower() == "melee" or row["range"].strip().lower() == "melee"
-    return Weapon(
-        name=row["name"],
-        type="melee" if melee else "ranged",
-        attacks=_value(row["A"], "attacks"),
-        skill=skill,
-        strength=_value(row["S"], "strength"),
-        ap=-abs(int(ap_cell)),
-        damage=_value(row["D"], "damage"),
-        abilities=tuple(abilities),
-        ruleset="10e",
-    )
-
-
 def run_bench(args) -> int:
     repeat = max(1, getattr(args, "repeat", 5) or 5)
     checked = [parse_scenario(s) for s in SCENARIOS]
@@ -188,7 +137,9 @@ def run_bench(args) -> int:
     if not corpus.is_file():
         print(f"corpus not found at {corpus}: skipped")
         return 0
-    weapons, skipped = corpus_weapons(corpus)
+    rows = read_weapons(corpus)
+    weapons = [r.value for r in rows if r.value is not None]
+    skipped = [(r.id, r.reason) for r in rows if r.value is None]
     scenarios = [Scenario(ruleset="10e", groups=(Group(1, w),), target=REFERENCE_TARGET) for w in weapons]
     failed = 0
     start = time.perf_counter()
@@ -207,8 +158,8 @@ def run_bench(args) -> int:
     custom = sum(1 for w in weapons if w.has("custom"))
     print(f"  ...of which with a rule outside the vocabulary (ignored)  {custom}")
     print(f"  rows skipped          {len(skipped) + failed}")
-    for line, reason in skipped[:10]:
-        print(f"    line {line}: unreadable {reason}")
+    for row_id, reason in skipped[:10]:
+        print(f"    {row_id}: {reason}")
     print(f"  total time            {total:.3f} s")
     print(f"  median per weapon     {statistics.median(per_weapon) * 1e3:.3f} ms")
     print(f"  slowest weapon        {max(per_weapon) * 1e3:.3f} ms")

@@ -1,4 +1,4 @@
-"""The `warscribe` command: build, export, calc, census, bench."""
+"""The `warscribe` command: build, export, calc, matrix, census, bench."""
 
 from __future__ import annotations
 
@@ -68,6 +68,17 @@ def _bench(args: argparse.Namespace) -> int:
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    from warscribe.matrix import run_matrix
+
+    for name in ("models", "target_models"):
+        value = getattr(args, name)
+        if value is not None and not 1 <= value <= 100:
+            print(f"error: --{name.replace('_', '-')}: {value} is not from 1 to 100", file=sys.stderr)
+            return 2
+    return run_matrix(args)
 
 
 def _census(args: argparse.Namespace) -> int:
@@ -150,6 +161,26 @@ def parser() -> argparse.ArgumentParser:
     f.add_argument("--json", action="store_true", help="print JSON instead of a table")
     f.add_argument("--all", action="store_true", help="list every uncompiled sentence, not only those about attacks")
     f.set_defaults(func=_effects)
+
+    x = sub.add_parser("matrix", help="exact results for every weapon against every target (CSV or .npz)")
+    corpus = ROOT.parent / "shared" / "corpus"
+    x.add_argument("--weapons", default=str(DEFAULT_OUT),
+                   help=f"a build folder or bundle (record ids), or a weapons TSV such as {corpus / 'bsdata-10e-weapons.tsv'} "
+                        f"(default: {DEFAULT_OUT})")
+    x.add_argument("--targets", default=str(DEFAULT_OUT),
+                   help="a build folder or bundle (datasheets with model characteristics), a YAML list of targets, "
+                        "or a units TSV with --target-models (default: %(default)s)")
+    x.add_argument("--target-models", type=int, default=None, metavar="N",
+                   help="models in every target unit (required for a units TSV; default: the datasheet's composition)")
+    x.add_argument("--models", type=int, default=1, metavar="N", help="attacking models with the weapon (default 1)")
+    x.add_argument("--ruleset", choices=["10e", "11e"], default=None,
+                   help="default: the weapon record's ruleset (10e for a TSV)")
+    for flag, what in (("half-range", "target within half range"), ("stationary", "attacker remained stationary"),
+                       ("charged", "attacker charged"), ("cover", "target has the Benefit of Cover")):
+        x.add_argument(f"--{flag}", action="store_true", help=what)
+    x.add_argument("--out", required=True, help="output file: .csv or .npz")
+    x.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    x.set_defaults(func=_matrix)
 
     a = sub.add_parser("census", help="how many weapon abilities of a BattleScribe TSV the parser knows")
     a.add_argument("tsv", nargs="?", default=str(ROOT.parent / "shared" / "corpus" / "bsdata-10e-weapons.tsv"))

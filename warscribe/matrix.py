@@ -1,0 +1,314 @@
+"""`warscribe matrix`: exact results for every weapon against every target.
+
+Weapons come from a knowledge base (a build folder or bundle; record ids) or a
+BattleScribe-style weapons TSV (``<catalogue>/<name>#<row>``); targets from the
+knowledge base's datasheets that carry model characteristics, a YAML list of
+reference targets (ids: their names), or a units TSV with ``--target-models N``.
+Each pair is one weapon group (``--models`` models with the weapon, default 1)
+attacking the target, under the conditions given; the numbers are those of
+``warscribe calc --json`` for that scenario (``engine.batch`` computes them).
+
+Output, rows in input order (weapons, then targets within a weapon):
+
+* ``.csv``: ``weapon,target,expected_wounds_removed,expected_models_slain,p_wipe``,
+  floats written as the shortest text that reads back to the same value;
+* ``.npz`` (numpy's zip of arrays, loaded by ``numpy.load``): ``weapon`` and
+  ``target`` (ids), the three value arrays of shape (weapons, targets), and
+  ``skipped_id`` / ``skipped_reason``.
+
+Rows the engine cannot evaluate (a Strength of ``8+``, a target without model
+characteristics) are listed with the reason on stderr (and in the .npz), never
+dropped silently. The same inputs give byte-identical files (no timestamps; the zip
+entries carry a fixed date). Files are written to a temporary name, then renamed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from warscribe.engine.batch import Matrix, evaluate_matrix
+from warscribe.engine.errors import ScenarioError
+from warscribe.engine.kb import weapon_from_record
+from warscribe.engine.model import Conditions, Target, Weapon
+from warscribe.engine.scenario import MAX_CHARACTERISTIC, MAX_TARGET_WOUNDS
+from warscribe.engine.tsv import Row, TsvError, read_units, read_weapons
+from warscribe.schema.bundle import BundleError
+from warscribe.schema.bundle import load as load_bundle
+from warscribe.schema.registry import derived_schema, fast_validator
+
+COLUMNS = ("weapon", "target", "expected_wounds_removed", "expected_models_slain", "p_wipe")
+MAX_REFERENCE_TARGETS = 100_000
+
+
+class MatrixError(Exception):
+    """An input the matrix cannot start from (missing file, wrong columns...)."""
+
+
+@dataclass
+class Inputs:
+    weapons: list[Row]
+    targets: list[Row]
+
+
+# ---------------------------------------------------------------- sources
+
+
+def _is_tsv(path: Path) -> bool:
+    return path.suffix.lower() in (".tsv", ".txt")
+
+
+def weapon_rows(source: str | Path, ruleset: str | None) -> list[Row]:
+    path = Path(source)
+    if _is_tsv(path):
+        try:
+            rows = read_weapons(path, ruleset or "10e")
+        except TsvError as exc:
+            raise MatrixError(str(exc)) from None
+    else:
+        rows = [Row(r["id"], weapon_from_record(r, r["id"])) for r in _bundle(path).kind("weapon")]
+    return [_sized(row) for row in rows]
+
+
+def _sized(row: Row) -> Row:
+    weapon = row.value
+    if isinstance(weapon, Weapon):
+        for name in ("attacks", "strength", "damage"):
+            value = getattr(weapon, name)
+            if isinstance(value, int) and value > MAX_CHARACTERISTIC:
+                return Row(row.id, None, f"{name} {value} is more than the engine computes (at most {MAX_CHARACTERISTIC:,})")
+    return row
+
+
+def _bundle(path: Path):
+    try:
+        return load_bundle(path)
+    except BundleError as exc:
+        raise MatrixError(str(exc)) from None
+
+
+def target_rows(source: str | Path, target_models: int | None) -> list[Row]:
+    path = Path(source)
+    if _is_tsv(path):
+        if not target_models:
+            raise MatrixError(f"{path}: a units TSV has no model counts: give --target-models N")
+        try:
+            rows = read_units(path, target_models)
+        except TsvError as exc:
+            raise MatrixError(str(exc)) from None
+    elif path.suffix.lower() in (".yaml", ".yml"):
+        rows = reference_targets(path, target_models)
+    else:
+        rows = datasheet_targets(_bundle(path), target_models)
+    return [_bounded(row) for row in rows]
+
+
+def _bounded(row: Row) -> Row:
+    t = row.value
+    if isinstance(t, Target) and t.models * t.wounds > MAX_TARGET_WOUNDS:
+        return Row(row.id, None, f"{t.models} models x {t.wounds} wounds is more than {MAX_TARGET_WOUNDS} wounds in total")
+    return row
+
+
+def datasheet_targets(bundle, target_models: int | None) -> list[Row]:
+    """One target per datasheet: its first model profile; models from --target-models or its composition."""
+    rows = []
+    for ds in bundle.kind("datasheet"):
+        profiles = [m for m in ds.get("models") or () if all(m.get(k) is not None for k in ("T", "Sv", "W"))]
+        if not profiles:
+            rows.append(Row(ds["id"], None, "no model characteristics (T, Sv, W) in the knowledge base"))
+            continue
+        m = profiles[0]
+        count = target_models or sum(int(c.get("min") or 0) for c in ds.get("composition") or ()) or 1
+        try:
+            target = Target(toughness=int(m["T"]), save=min(7, int(m["Sv"])), wounds=int(m["W"]), models=count,
+                            invulnerable=m.get("invulnerable"), keywords=frozenset(k.upper() for k in ds.get("keywords") or ()))
+        except (TypeError, ValueError) as exc:
+            rows.append(Row(ds["id"], None, f"model characteristics not usable: {exc}"))
+            continue
+        rows.append(Row(ds["id"], target))
+    return rows
+
+
+def reference_targets(path: Path, target_models: int | None) -> list[Row]:
+    """A YAML list of targets shaped like a scenario's ``target`` (plus a unique ``name``)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MatrixError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise MatrixError(f"{path}: not valid YAML{where}") from None
+    if not isinstance(data, list) or len(data) > MAX_REFERENCE_TARGETS:
+        raise MatrixError(f"{path}: expected a list of targets (at most {MAX_REFERENCE_TARGETS:,})")
+    schema = derived_schema("scenario")["properties"]["target"]
+    check = type(fast_validator("scenario"))(schema)
+    rows, seen = [], set()
+    for i, entry in enumerate(data):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not name:
+            raise MatrixError(f"{path}: [{i}]: every target needs a `name` (its id in the output)")
+        if name in seen:
+            raise MatrixError(f"{path}: [{i}]: the name {name!r} is used twice")
+        seen.add(name)
+        errors = sorted(check.iter_errors(entry), key=lambda e: list(map(str, e.absolute_path)))
+        if errors:
+            where = "/".join(map(str, errors[0].absolute_path)) or "(target)"
+            rows.append(Row(name, None, f"{where}: {errors[0].message}"))
+            continue
+        rows.append(Row(name, Target(
+            toughness=entry["toughness"], save=entry["save"], wounds=entry["wounds"],
+            models=target_models or entry["models"], invulnerable=entry.get("invulnerable"),
+            feel_no_pain=entry.get("feel_no_pain"), keywords=frozenset(k.upper() for k in entry.get("keywords") or ()),
+        )))
+    return rows
+
+
+# ---------------------------------------------------------------- output
+
+
+def _csv_cell(text: str) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="").writerow([text])
+    return buf.getvalue()
+
+
+def write_csv(path: Path, weapon_ids: list[str], target_ids: list[str], matrix: Matrix, progress=None) -> None:
+    values = matrix.values.tolist()  # Python floats: repr is the shortest round-trip text
+    case_text = [f"{a!r},{b!r},{c!r}\n" for a, b, c in zip(*values)]
+    targets = [_csv_cell(t) + "," for t in target_ids]
+    with _atomic(path, "w") as fh:
+        fh.write(",".join(COLUMNS) + "\n")
+        for i, wid in enumerate(weapon_ids):
+            prefix = _csv_cell(wid) + ","
+            fh.write("".join([prefix + t + case_text[c] for t, c in zip(targets, matrix.case_of[i].tolist())]))
+            if progress and i % 64 == 0:
+                progress(i + 1, len(weapon_ids))
+
+
+def write_npz(path: Path, weapon_ids: list[str], target_ids: list[str], matrix: Matrix, skipped: list[Row]) -> None:
+    import numpy as np
+
+    arrays = {
+        "weapon": np.array(weapon_ids, dtype=str),
+        "target": np.array(target_ids, dtype=str),
+        "expected_wounds_removed": matrix.expected_wounds_removed,
+        "expected_models_slain": matrix.expected_models_slain,
+        "p_wipe": matrix.p_wipe,
+        "skipped_id": np.array([r.id for r in skipped], dtype=str),
+        "skipped_reason": np.array([r.reason or "" for r in skipped], dtype=str),
+    }
+    with _atomic(path, "wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, array in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            with zf.open(info, "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.ascontiguousarray(array), allow_pickle=False)
+
+
+class _atomic:
+    """Write to a temporary file beside ``path``; rename over it only when complete."""
+
+    def __init__(self, path: Path, mode: str):
+        self.path, self.mode = path, mode
+
+    def __enter__(self):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, self.tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+        kwargs = {"encoding": "utf-8", "newline": ""} if "b" not in self.mode else {}
+        self.fh = os.fdopen(fd, self.mode, **kwargs)
+        return self.fh
+
+    def __exit__(self, kind, exc, tb):
+        self.fh.close()
+        if kind is None:
+            os.replace(self.tmp, self.path)
+        else:
+            os.unlink(self.tmp)
+        return False
+
+
+# ---------------------------------------------------------------- command
+
+
+class _Progress:
+    """A one-line bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.last = -1.0
+
+    def __call__(self, label: str):
+        def update(done: int, total: int) -> None:
+            if not self.enabled:
+                return
+            now = time.monotonic()
+            if done < total and now - self.last < 0.1:
+                return
+            self.last = now
+            filled = int(30 * done / max(total, 1))
+            sys.stderr.write(f"\r{label:<10} [{'#' * filled}{'.' * (30 - filled)}] {done:,}/{total:,}")
+            if done >= total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+        return update
+
+
+def run_matrix(args) -> int:
+    out = Path(args.out)
+    if out.suffix.lower() not in (".csv", ".npz"):
+        print(f"error: --out {out}: the name must end in .csv or .npz", file=sys.stderr)
+        return 2
+    quiet = getattr(args, "quiet", False)
+    progress = _Progress(not quiet)
+    try:
+        weapons = weapon_rows(args.weapons, args.ruleset)
+        targets = target_rows(args.targets, args.target_models)
+    except MatrixError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    skipped = [r for r in weapons + targets if r.value is None]
+    for kind, rows in (("weapon", weapons), ("target", targets)):
+        for r in rows:
+            if r.value is None:
+                print(f"skipped {kind} {r.id}: {r.reason}", file=sys.stderr)
+    w_ok = [r for r in weapons if r.value is not None]
+    t_ok = [r for r in targets if r.value is not None]
+    conditions = Conditions(half_range=args.half_range, stationary=args.stationary, charged=args.charged, cover=args.cover)
+    rulesets = [args.ruleset or r.value.ruleset or "11e" for r in w_ok]
+    start = time.perf_counter()
+    try:
+        matrix = evaluate_matrix([r.value for r in w_ok], rulesets, [r.value for r in t_ok], models=args.models,
+                                 conditions=conditions, progress=progress("evaluate"))
+    except ScenarioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    computed = time.perf_counter() - start
+    start = time.perf_counter()
+    weapon_ids, target_ids = [r.id for r in w_ok], [r.id for r in t_ok]
+    try:
+        if out.suffix.lower() == ".csv":
+            write_csv(out, weapon_ids, target_ids, matrix, progress("write"))
+        else:
+            write_npz(out, weapon_ids, target_ids, matrix, skipped)
+    except OSError as exc:
+        print(f"error: {out}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    written = time.perf_counter() - start
+    if not quiet:
+        pairs = len(w_ok) * len(t_ok)
+        print(f"{len(w_ok):,} weapons x {len(t_ok):,} targets = {pairs:,} pairs "
+              f"({matrix.classes[0]:,} x {matrix.classes[1]:,} classes, {matrix.cases:,} distinct cases); "
+              f"{len(skipped)} rows skipped", file=sys.stderr)
+        print(f"computed in {computed:.2f} s, written in {written:.2f} s: {out}", file=sys.stderr)
+    return 0
