@@ -22,6 +22,10 @@ from __future__ import annotations
 from warscribe.engine import dist as D
 
 
+# Above this many states, `absorb` steps the chain with numpy.
+NUMPY_STATES = 400
+
+
 class Chain:
     """Transition of one damaging event on a unit of ``models`` x ``wounds``."""
 
@@ -52,6 +56,8 @@ class Chain:
 
     def absorb(self, v: D.Dist, count: D.Dist) -> D.Dist:
         """sum_e P(N = e) * v T^e: apply a random number N ~ count of events."""
+        if self.size > NUMPY_STATES:
+            return self._absorb_numpy(v, count)
         acc = [0.0] * self.size
         cur = v
         last = len(count) - 1
@@ -69,6 +75,33 @@ class Chain:
                 break
             cur = self.step(cur)
         return acc
+
+    def _absorb_numpy(self, v: D.Dist, count: D.Dist) -> D.Dist:
+        """``absorb`` with one array operation per loss size instead of a loop over states."""
+        import numpy as np
+
+        size = self.size
+        by_loss: dict[int, np.ndarray] = {}
+        for r, losses in enumerate(self.by_state):
+            for j, q in losses:
+                by_loss.setdefault(j, np.zeros(size))[r] = q
+        steps = [(j, row[j:]) for j, row in sorted(by_loss.items())]
+        cur = np.asarray(v, dtype=float)
+        acc = np.zeros(size)
+        last = len(count) - 1
+        for e, pe in enumerate(count):
+            if pe:
+                acc += pe * cur
+            if e == last:
+                break
+            if not cur[1:].any():
+                acc[0] += sum(count[e + 1 :]) * cur[0]
+                break
+            nxt = np.zeros(size)
+            for j, row in steps:
+                nxt[: size - j] += cur[j:] * row
+            cur = nxt
+        return acc.tolist()
 
     def absorb_each(self, v: D.Dist, counts: list[D.Dist]) -> list[D.Dist]:
         """[absorb(v, c) for c in counts], sharing the powers v T^e between them."""

@@ -198,9 +198,11 @@ def random_sum(count: Dist, unit: Dist, cap: int | None = None) -> Dist:
         for n in support:
             add_scaled(acc, binomial(n, unit[1], cap), count[n])
         return lump(acc, cap)
+    last = support[-1]
+    if last * last * len(unit) >= NUMPY_AT * 64:
+        return _np_random_sum(count, unit, cap, last)
     acc = [0.0]
     power: Dist = [1.0]
-    last = support[-1]
     for n in range(last + 1):
         pn = count[n]
         if pn:
@@ -208,6 +210,25 @@ def random_sum(count: Dist, unit: Dist, cap: int | None = None) -> Dist:
         if n < last:
             power = convolve(power, unit, cap)
     return acc
+
+
+def _np_random_sum(count: Dist, unit: Dist, cap: int | None, last: int) -> Dist:
+    """``random_sum`` for long counts: the same recurrence on numpy arrays."""
+    import numpy as np
+
+    size = last * (len(unit) - 1) + 1 if cap is None else min(cap, last * (len(unit) - 1)) + 1
+    acc = np.zeros(size)
+    power = np.zeros(size)
+    power[0] = 1.0
+    u = np.asarray(unit, dtype=float)
+    for n in range(last + 1):
+        if count[n]:
+            acc += count[n] * power
+        if n < last:
+            full = np.convolve(power, u)
+            full[size - 1] = full[size - 1 :].sum()
+            power = full[:size]
+    return acc.tolist()
 
 
 def sum_iid(unit: Dist, n: int, cap: int | None = None) -> Dist:

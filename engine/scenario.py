@@ -15,6 +15,7 @@ from pathlib import Path
 from jsonschema.exceptions import ValidationError
 
 from warscribe.engine.effects import apply_effects
+from warscribe.engine.attack import attacks_per_model
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.groups import state_count
 from warscribe.engine.kb import KnowledgeBase, model_kinds
@@ -41,6 +42,7 @@ MAX_CHARACTERISTIC = 10_000
 # 10e [DEVASTATING WOUNDS] packets that wait for later groups need the joint count of
 # (normal, devastating) events: one step per attack over (wounds + 1)^2 cells.
 MAX_DEFERRED_WORK = 50_000_000
+NO_CONDITIONS, NO_MODIFIERS = Conditions(), Modifiers()
 
 
 def field_path(path) -> str:
@@ -191,8 +193,8 @@ def _ref_weapon(ref: str, field: str, kb) -> Weapon:
 
 def _check_work(scenario: Scenario) -> None:
     """Refuse what would take unreasonably long, naming the weapon group."""
-    from warscribe.engine.attack import attacks_per_model
-
+    if scenario.ruleset != "10e" or len(scenario.groups) < 2:
+        return
     target = scenario.target
     cells = (target.models * target.wounds + 1) ** 2
     groups = scenario.groups
@@ -245,14 +247,14 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
         raise ScenarioError(
             f"target: {target.models} models x {target.wounds} wounds is more than {MAX_TARGET_WOUNDS} wounds in total"
         )
-    c = data.get("conditions") or {}
-    m = data.get("modifiers") or {}
+    c = data.get("conditions")
+    m = data.get("modifiers")
     scenario = Scenario(
         ruleset=ruleset,
         groups=tuple(groups),
         target=target,
-        conditions=Conditions(**{k: bool(v) for k, v in c.items()}),
-        modifiers=Modifiers(**m),
+        conditions=Conditions(**{k: bool(v) for k, v in c.items()}) if c else NO_CONDITIONS,
+        modifiers=Modifiers(**m) if m else NO_MODIFIERS,
         attacker_keywords=_keywords(data["attacker"].get("keywords")),
         name=data.get("name"),
     )

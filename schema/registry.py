@@ -141,6 +141,11 @@ def compile_check(node) -> Callable[[Any], bool]:
         return lambda x: True
     if node is False:
         return lambda x: False
+    keys = {k for k in node if k not in _ANNOTATIONS}
+    if node.get("type") == "object" and keys <= {"type", "properties", "required", "additionalProperties"}:
+        return _object(node)
+    if node.get("type") in ("integer", "number") and keys <= {"type", "minimum", "maximum"}:
+        return _number(node)
     checks: list[Callable[[Any], bool]] = []
     for key, value in node.items():
         if key in _ANNOTATIONS or key in ("then", "else"):
@@ -171,6 +176,51 @@ def _reference(address: str) -> Callable[[Any], bool]:
 
     def check(x) -> bool:
         return _REFERENCES[address](x)
+
+    return check
+
+
+def _object(node) -> Callable[[Any], bool]:
+    """The common object node as one function (the hot path of a scenario check)."""
+    props = {k: compile_check(v) for k, v in node.get("properties", {}).items()}
+    required = tuple(node.get("required", ()))
+    extra = node.get("additionalProperties", True)
+    extra_check = None if extra in (True, False) else compile_check(extra)
+
+    def check(x) -> bool:
+        if type(x) is not dict and not isinstance(x, dict):
+            return False
+        for k in required:
+            if k not in x:
+                return False
+        for k, v in x.items():
+            c = props.get(k)
+            if c is not None:
+                if not c(v):
+                    return False
+            elif extra is False or (extra_check is not None and not extra_check(v)):
+                return False
+        return True
+
+    return check
+
+
+def _number(node) -> Callable[[Any], bool]:
+    integer = node["type"] == "integer"
+    low, high = node.get("minimum"), node.get("maximum")
+
+    def check(x) -> bool:
+        kind = type(x)
+        if kind is int:
+            pass
+        elif kind is float:
+            if integer and not x.is_integer():
+                return False
+        elif isinstance(x, bool) or not isinstance(x, (int, float)):
+            return False
+        elif integer and isinstance(x, float) and not x.is_integer():
+            return False
+        return (low is None or x >= low) and (high is None or x <= high)
 
     return check
 

@@ -54,3 +54,63 @@ def test_quick_validator_agrees_with_the_published_schemas(records):
             assert fast - {"(record)"} == ref - {"(record)"}, (record["id"], fast, ref)
             checked += 1
     assert checked > 1000
+
+
+ODD_VALUES = [None, True, 0, -1, 1.5, 7.0, "", "x", "3+", "D6", [], {}, ["X"], {"id": "custom"}]
+
+
+def _mutations(value, depth: int = 0):
+    """Every way to swap one value (at any depth) for an odd one, drop a key or add one."""
+    if depth > 6:
+        return
+    if isinstance(value, dict):
+        yield {**value, "surprise": 1}
+        for key, inner in value.items():
+            yield {k: v for k, v in value.items() if k != key}
+            for odd in ODD_VALUES:
+                yield {**value, key: odd}
+            for changed in _mutations(inner, depth + 1):
+                yield {**value, key: changed}
+    elif isinstance(value, list):
+        yield []
+        for i, inner in enumerate(value):
+            for odd in ODD_VALUES:
+                yield value[:i] + [odd] + value[i + 1 :]
+            for changed in _mutations(inner, depth + 1):
+                yield value[:i] + [changed] + value[i + 1 :]
+
+
+def _agree(name: str, instance) -> bool:
+    from warscribe.schema.registry import fast_check, validator
+
+    return fast_check(name)(instance) == validator(name).is_valid(instance)
+
+
+def test_compiled_check_agrees_with_the_reference_validator_on_records(records):
+    checked = 0
+    for record in records[::7]:
+        for instance in [record, *_breakages(record), *_mutations(record)]:
+            assert _agree(record["kind"], instance), json.dumps(instance)[:300]
+            checked += 1
+    assert checked > 5000
+
+
+def test_compiled_check_agrees_with_the_reference_validator_on_scenarios():
+    import yaml
+
+    from warscribe.engine.bench import SCENARIOS
+
+    examples = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "examples" / "scenarios").glob("*.yaml"))]
+    checked = 0
+    for data in SCENARIOS[::3] + examples:
+        for instance in [data, *_mutations(data)]:
+            assert _agree("scenario", instance), json.dumps(instance)[:300]
+            checked += 1
+    assert checked > 5000
+
+
+def test_compiled_check_refuses_keywords_it_does_not_know():
+    from warscribe.schema.registry import compile_check
+
+    with pytest.raises(ValueError, match="patternProperties"):
+        compile_check({"type": "object", "patternProperties": {"^x": {"type": "string"}}})

@@ -119,6 +119,13 @@ def _time(fn, repeat: int) -> float:
 
 def run_bench(args) -> int:
     repeat = max(1, getattr(args, "repeat", 5) or 5)
+    if getattr(args, "peer", None):
+        from warscribe.engine.bench_peer import growth, side_by_side
+
+        status = side_by_side(args.peer, max(repeat, 50))
+        print()
+        growth(repeat)
+        return status
     checked = [parse_scenario(s) for s in SCENARIOS]
     for s in checked:  # warm caches (dice tables, schema) before timing
         evaluate_scenario(s)

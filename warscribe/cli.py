@@ -190,6 +190,8 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("target", choices=["build", "check", "diff", "engine"])
     k.add_argument("--scale", type=int, default=100, help="build: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=5)
+    k.add_argument("--peer", default=None, metavar="PATH",
+                   help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only)")
     k.set_defaults(func=_bench)
     return p
 
