@@ -20,7 +20,7 @@ from pathlib import Path
 
 from warscribe.engine.evaluate import evaluate_scenario
 from warscribe import ROOT
-from warscribe.engine.model import Group, Scenario, Target, Weapon
+from warscribe.engine.model import Group, Scenario, Target
 from warscribe.engine.scenario import parse_scenario
 from warscribe.engine.tsv import read_weapons
 
@@ -120,7 +120,7 @@ def _time(fn, repeat: int) -> float:
 def run_bench(args) -> int:
     repeat = max(1, getattr(args, "repeat", 5) or 5)
     if getattr(args, "peer", None):
-        from warscribe.engine.bench_peer import growth, side_by_side
+        from warscribe.bench_peer import growth, side_by_side
 
         status = side_by_side(args.peer, max(repeat, 50))
         print()

@@ -34,14 +34,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from warscribe.engine.batch import Matrix, evaluate_matrix
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.kb import weapon_from_record
 from warscribe.engine.model import Conditions, Target, Weapon
 from warscribe.engine.scenario import MAX_CHARACTERISTIC, MAX_TARGET_WOUNDS
 from warscribe.engine.tsv import Row, TsvError, read_units, read_weapons
+from warscribe.schema import safeyaml
 from warscribe.schema.bundle import BundleError
 from warscribe.schema.bundle import load as load_bundle
 from warscribe.schema.registry import derived_schema, fast_validator
@@ -142,13 +141,12 @@ def datasheet_targets(bundle, target_models: int | None) -> list[Row]:
 def reference_targets(path: Path, target_models: int | None) -> list[Row]:
     """A YAML list of targets shaped like a scenario's ``target`` (plus a unique ``name``)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safeyaml.load_file(path)
     except OSError as exc:
         raise MatrixError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise MatrixError(f"{path}: not valid YAML{where}") from None
+    except safeyaml.YamlError as exc:
+        where = f" (line {exc.line}, column {exc.column})" if exc.line else ""
+        raise MatrixError(f"{path}: not valid YAML{where}: {exc.message}") from None
     if not isinstance(data, list) or len(data) > MAX_REFERENCE_TARGETS:
         raise MatrixError(f"{path}: expected a list of targets (at most {MAX_REFERENCE_TARGETS:,})")
     schema = derived_schema("scenario")["properties"]["target"]
