@@ -242,29 +242,53 @@ def _events(apm: tuple, per_attack: tuple, event_damage: tuple, attackers: int, 
 
 
 def _evaluate_cases(cases: list[tuple], attackers: int, progress) -> np.ndarray:
-    """(3, cases): expected wounds removed, expected models slain, p_wipe."""
+    """(3, cases): expected wounds removed, expected models slain, p_wipe.
+
+    Cases of one target shape are batched by their number of possible events, so a
+    batch steps the chain about as often as its cases need.
+    """
     out = np.zeros((3, len(cases)))
     by_shape: dict[tuple[int, int], list[int]] = {}
     for i, case in enumerate(cases):
         by_shape.setdefault(case[3], []).append(i)
     done = 0
     events_cache: dict = {}
+    damage_cache: dict = {}
     for (models, wounds), members in sorted(by_shape.items()):
-        cells = models * (wounds + 1)
-        step = max(1, BATCH_CELLS // cells)
-        for start in range(0, len(members), step):
-            chunk = members[start : start + step]
-            counts, damages = [], []
+        cap = models * wounds
+        counts: dict[int, D.Dist] = {}
+        for i in members:
+            apm, per_attack, event_damage, _shape = cases[i]
+            # A cap above the most events possible changes nothing: share those counts across shapes.
+            most = (len(apm) - 1) * (len(per_attack) - 1) * attackers
+            key = (apm, per_attack, event_damage[0], min(cap, most))
+            ev = events_cache.get(key)
+            if ev is None:
+                ev = events_cache[key] = _events(apm, per_attack, event_damage, attackers, cap)
+            counts[i] = ev
+        # A batch steps as often as its longest count and loops over its largest damage:
+        # batch cases whose counts and damages are alike.
+        def bucket(i: int) -> tuple[int, int]:
+            return (len(counts[i]) - 1).bit_length(), len(cases[i][2])
+
+        members = sorted(members, key=lambda i: (bucket(i), len(counts[i])))
+        step = max(1, BATCH_CELLS // (models * (wounds + 1)))
+        chunks: list[list[int]] = []
+        for i in members:
+            if not chunks or len(chunks[-1]) >= step or bucket(chunks[-1][0]) != bucket(i):
+                chunks.append([])
+            chunks[-1].append(i)
+        for chunk in chunks:
+            damages = []
             for i in chunk:
-                apm, per_attack, event_damage, _shape = cases[i]
-                key = (apm, per_attack, event_damage[0], models * wounds)
-                ev = events_cache.get(key)
-                if ev is None:
-                    ev = events_cache[key] = _events(apm, per_attack, event_damage, attackers, models * wounds)
-                counts.append(ev)
-                keep = 1.0 - event_damage[0]
-                damages.append([0.0] + [p / keep for p in event_damage[1:]] if keep > 0.0 else [1.0])
-            out[:, chunk] = _chain(models, wounds, counts, damages)
+                event_damage = cases[i][2]
+                wounding = damage_cache.get(event_damage)
+                if wounding is None:
+                    keep = 1.0 - event_damage[0]
+                    wounding = [0.0] + [p / keep for p in event_damage[1:]] if keep > 0.0 else [1.0]
+                    damage_cache[event_damage] = wounding
+                damages.append(wounding)
+            out[:, chunk] = _chain(models, wounds, [counts[i] for i in chunk], damages)
             done += len(chunk)
             if progress:
                 progress(done, len(cases))
@@ -311,7 +335,7 @@ def _chain(models: int, wounds: int, counts: list[D.Dist], damages: list[D.Dist]
         nxt = np.zeros_like(alive)
         for j in partial:
             nxt[:, :, 1 : wounds + 1 - j] += alive[:, :, 1 + j :] * damage[:, j, None, None]
-        kill = (alive[:, :, 1:] * tail[:, None, 1:]).sum(axis=2)
+        kill = np.einsum("cmw,cw->cm", alive[:, :, 1:], tail[:, 1:])
         nxt[:, : models - 1, wounds] += kill[:, 1:]
         dead = dead + kill[:, 0]
         alive = nxt
