@@ -65,6 +65,8 @@ def _effects(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     if args.target == "engine":
         from warscribe.bench_engine import run_bench
+    elif args.target == "matrix":
+        from warscribe.bench_matrix import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
@@ -187,7 +189,7 @@ def parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_census)
 
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "check", "diff", "engine"])
+    k.add_argument("target", choices=["build", "check", "diff", "engine", "matrix"])
     k.add_argument("--scale", type=int, default=100, help="build: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=5)
     k.add_argument("--peer", default=None, metavar="PATH",
