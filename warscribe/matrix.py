@@ -31,8 +31,9 @@ import sys
 import tempfile
 import time
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
+
+from jsonschema import Draft202012Validator
 
 from warscribe.engine.batch import Matrix, evaluate_matrix
 from warscribe.engine.errors import ScenarioError
@@ -43,7 +44,7 @@ from warscribe.engine.tsv import Row, TsvError, read_units, read_weapons
 from warscribe.schema import safeyaml
 from warscribe.schema.bundle import BundleError
 from warscribe.schema.bundle import load as load_bundle
-from warscribe.schema.registry import derived_schema, fast_validator
+from warscribe.schema.registry import derived_schema
 
 COLUMNS = ("weapon", "target", "expected_wounds_removed", "expected_models_slain", "p_wipe")
 MAX_REFERENCE_TARGETS = 100_000
@@ -51,12 +52,6 @@ MAX_REFERENCE_TARGETS = 100_000
 
 class MatrixError(Exception):
     """An input the matrix cannot start from (missing file, wrong columns...)."""
-
-
-@dataclass
-class Inputs:
-    weapons: list[Row]
-    targets: list[Row]
 
 
 # ---------------------------------------------------------------- sources
@@ -150,7 +145,7 @@ def reference_targets(path: Path, target_models: int | None) -> list[Row]:
     if not isinstance(data, list) or len(data) > MAX_REFERENCE_TARGETS:
         raise MatrixError(f"{path}: expected a list of targets (at most {MAX_REFERENCE_TARGETS:,})")
     schema = derived_schema("scenario")["properties"]["target"]
-    check = type(fast_validator("scenario"))(schema)
+    check = Draft202012Validator(schema)
     rows, seen = [], set()
     for i, entry in enumerate(data):
         name = entry.get("name") if isinstance(entry, dict) else None
@@ -189,7 +184,8 @@ def write_csv(path: Path, weapon_ids: list[str], target_ids: list[str], matrix: 
         fh.write(",".join(COLUMNS) + "\n")
         for i, wid in enumerate(weapon_ids):
             prefix = _csv_cell(wid) + ","
-            fh.write("".join([prefix + t + case_text[c] for t, c in zip(targets, matrix.case_of[i].tolist())]))
+            rows = [t + case_text[c] for t, c in zip(targets, matrix.case_of[i].tolist())]
+            fh.write(prefix + prefix.join(rows))
             if progress and i % 64 == 0:
                 progress(i + 1, len(weapon_ids))
 
@@ -229,6 +225,9 @@ class _atomic:
     def __exit__(self, kind, exc, tb):
         self.fh.close()
         if kind is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.tmp, 0o666 & ~umask)  # mkstemp made it private; a normal output file is not
             os.replace(self.tmp, self.path)
         else:
             os.unlink(self.tmp)
@@ -284,15 +283,15 @@ def run_matrix(args) -> int:
     t_ok = [r for r in targets if r.value is not None]
     conditions = Conditions(half_range=args.half_range, stationary=args.stationary, charged=args.charged, cover=args.cover)
     rulesets = [args.ruleset or r.value.ruleset or "11e" for r in w_ok]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         matrix = evaluate_matrix([r.value for r in w_ok], rulesets, [r.value for r in t_ok], models=args.models,
                                  conditions=conditions, progress=progress("evaluate"))
     except ScenarioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    computed = time.perf_counter() - start
-    start = time.perf_counter()
+    computed, computed_cpu = time.perf_counter() - start, time.process_time() - cpu
+    start, cpu = time.perf_counter(), time.process_time()
     weapon_ids, target_ids = [r.id for r in w_ok], [r.id for r in t_ok]
     try:
         if out.suffix.lower() == ".csv":
@@ -302,11 +301,12 @@ def run_matrix(args) -> int:
     except OSError as exc:
         print(f"error: {out}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    written = time.perf_counter() - start
+    written, written_cpu = time.perf_counter() - start, time.process_time() - cpu
     if not quiet:
         pairs = len(w_ok) * len(t_ok)
         print(f"{len(w_ok):,} weapons x {len(t_ok):,} targets = {pairs:,} pairs "
               f"({matrix.classes[0]:,} x {matrix.classes[1]:,} classes, {matrix.cases:,} distinct cases); "
               f"{len(skipped)} rows skipped", file=sys.stderr)
-        print(f"computed in {computed:.2f} s, written in {written:.2f} s: {out}", file=sys.stderr)
+        print(f"computed in {computed:.2f} s (CPU {computed_cpu:.2f} s), written in {written:.2f} s "
+              f"(CPU {written_cpu:.2f} s): {out}", file=sys.stderr)
     return 0
