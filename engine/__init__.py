@@ -11,6 +11,10 @@ path to a YAML scenario, or an already checked ``Scenario``. ``kb`` is the knowl
 base for ``ref`` weapons: a path to the bundle, the bundle dict, or a
 ``KnowledgeBase``; it is read only when a scenario uses ``ref``. Bad input raises
 ``ScenarioError`` with a message naming the field. See docs/engine.md.
+
+To validate once and evaluate many times: ``checked = parse_scenario(data)``, then
+``evaluate(checked)`` (no validation). A dict is checked by the schema's compiled
+form (``warscribe.schema.registry.fast_check``); jsonschema only words the errors.
 """
 
 from __future__ import annotations
