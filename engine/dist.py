@@ -290,12 +290,14 @@ def joint_thin(joint: Joint, keep: float) -> Joint:
     return out
 
 
-def joint_random_sum(count: Dist, unit: Joint, cap_k: int, cap_m: int) -> Joint:
+def joint_random_sum(count: Dist, unit: Joint, cap_k: int | None = None, cap_m: int | None = None) -> Joint:
     """Joint distribution of the sums of N independent (k, m) pairs, N ~ count.
 
-    Dense (numpy) over k <= cap_k, m <= cap_m, each lumped at its cap: one step per
-    possible attack, each O(len(unit) x cap_k x cap_m).
+    With caps: dense (numpy) over k <= cap_k, m <= cap_m, each lumped at its cap, one
+    step per possible attack, each O(len(unit) x cap_k x cap_m). Without: sparse.
     """
+    if cap_k is None or cap_m is None:
+        return _joint_random_sum_sparse(count, unit)
     import numpy as np
 
     power = np.zeros((cap_k + 1, cap_m + 1))
@@ -311,6 +313,19 @@ def joint_random_sum(count: Dist, unit: Joint, cap_k: int, cap_m: int) -> Joint:
                 nxt += p * _shift_lumped(_shift_lumped(power, dk).T, dm).T
             power = nxt
     return {(int(k), int(m)): float(acc[k, m]) for k, m in zip(*np.nonzero(acc))}
+
+
+def _joint_random_sum_sparse(count: Dist, unit: Joint) -> Joint:
+    acc: Joint = {}
+    power: Joint = {(0, 0): 1.0}
+    last = len(count) - 1
+    for n, pn in enumerate(count):
+        if pn:
+            for key, p in power.items():
+                acc[key] = acc.get(key, 0.0) + pn * p
+        if n < last:
+            power = joint_convolve(power, unit)
+    return acc
 
 
 def _shift_lumped(a, by: int):
