@@ -180,9 +180,9 @@ def parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_census)
 
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "check", "diff", "engine"])
-    k.add_argument("--scale", type=int, default=100, help="build: corpus size multiplier")
-    k.add_argument("--repeat", type=int, default=5)
+    k.add_argument("target", choices=["build", "site", "check", "diff", "engine"])
+    k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
+    k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")
     k.set_defaults(func=_bench)
     return p
 
