@@ -8,7 +8,7 @@ from urllib.request import urlopen
 
 import pytest
 
-from browser import CHROMIUM_ARGS, Links, require_browser, serve
+from sitetest import CHROMIUM_ARGS, Links, require_browser, seed_build, serve  # noqa: F401 (fixture)
 
 PALADINS = "datasheet/grey-knights/paladin-squad/"
 

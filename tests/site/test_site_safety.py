@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from browser import CHROMIUM_ARGS, require_browser, serve
-ROOT = Path(__file__).resolve().parents[2]
+from sitetest import CHROMIUM_ARGS, require_browser, serve
+from conftest import ROOT
 
 PAGE = "datasheet-grey-knights-paladin-squad.10e.txt"
 SCRIPT = "<script>window.__pwned = 'script'</script>"

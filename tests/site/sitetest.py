@@ -1,4 +1,4 @@
-"""Serving a built site and driving it in headless Chromium (Debian's package, via playwright).
+"""Site tests' helpers: the seeds' site, serving it, and driving it in headless Chromium (Debian's package, via playwright).
 
 Under CI (CI=true) a missing browser or playwright fails the tests; elsewhere it skips them.
 playwright's own browser download is never used: the tests launch the system Chromium.
@@ -79,3 +79,16 @@ class Links(html.parser.HTMLParser):
         for key in ("href", "src"):
             if a.get(key) is not None and tag in ("a", "link", "script", "img"):
                 self.links.append(a[key])
+
+
+@pytest.fixture(scope="module")
+def seed_build(tmp_path_factory) -> Path:
+    """The seeds built with their site (`warscribe build` into a temporary folder)."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("seed-site") / "out"
+    proc = subprocess.run([sys.executable, "-m", "warscribe.cli", "build", "--out", str(out), "-q"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out
