@@ -91,7 +91,8 @@ class Site:
         if not items:
             items.append(el("li", "Generated from the whole build; see " + a(self.href(page.url, "sources/"), "Sources")))
         page.body.append(heading(2, "Provenance", "provenance"))
-        page.add(el("ul", "".join(dict.fromkeys(items)), class_="ws-prov"))
+        # Out of the search index: it grows with every source a record was seen in.
+        page.add(el("ul", "".join(dict.fromkeys(items)), class_="ws-prov", data_search_exclude=True))
 
     def header(self, page: Page, rec: dict, extra: list[str] = ()) -> None:
         bits = [el("span", esc(EDITIONS.get(rec["ruleset"], rec["ruleset"])), class_="ws-badge ws-" + rec["ruleset"])]
@@ -264,7 +265,8 @@ class Site:
             rows = [[a(self.href(page.url, urls.record_url(w)), esc(w["name"])),
                      self.ref(page.url, self.bundle.datasheet_of(w)) if self.bundle.datasheet_of(w) else "—"]
                     for w in users]
-            page.section("Weapons with this ability", table(["Weapon", "Datasheet"], rows) if rows else "")
+            page.section("Weapons with this ability", el("div", table(["Weapon", "Datasheet"], rows),
+                                                          data_search_exclude=True) if rows else "")
         else:
             holders = [d for d in self.bundle.kind("datasheet")
                        if any(x.get("ref") == rec["id"] for x in d.get("abilities", []))]
