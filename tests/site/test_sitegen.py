@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import pytest
 
@@ -88,3 +86,24 @@ def test_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
     with pytest.raises(SystemExit, match="refusing"):
         generate(_bundle(), [], tmp_path)
     assert (mine / "notes.txt").read_text() == "keep me"
+
+
+def test_damage_table_matches_a_hand_calculation():
+    from warscribe.sitegen.damage import REFERENCES, DamageTable, sparkline
+
+    psycannon = records.weapon(id="gk/p/psycannon", name="Psycannon", ruleset="10e", datasheet="gk/p", type="ranged",
+                               range=24, attacks=3, skill=2, strength=8, ap=-1, damage=2,
+                               abilities=[{"id": "psychic", "text": "psychic"}], source=SRC)
+    table = DamageTable()
+    outcomes = table.outcomes(psycannon)
+    assert [r.label for r in REFERENCES][1] == "T4 Sv3+ W2 ×10"
+    # 3 attacks x hit 5/6 x wound (S8 v T4) 5/6 x failed save (3+ at AP-1) 1/2 x damage 2.
+    assert outcomes[1].wounds == pytest.approx(3 * 5 / 6 * 5 / 6 * 1 / 2 * 2)
+    assert outcomes[1].slain == pytest.approx(3 * 5 / 6 * 5 / 6 * 1 / 2)
+    assert sum(outcomes[1].slain_dist) == pytest.approx(1.0)
+    # The same profile on another datasheet is not computed again.
+    table.outcomes({**psycannon, "id": "gk/q/psycannon", "datasheet": "gk/q"})
+    assert table.evaluations == len(REFERENCES)
+    svg = sparkline(outcomes[1].slain_dist, "a <label>")
+    assert svg.startswith("<svg") and 2 <= svg.count("<rect") <= len(outcomes[1].slain_dist)
+    assert "a &lt;label&gt;" in svg

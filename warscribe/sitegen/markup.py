@@ -62,10 +62,6 @@ def tip_link(href: str, text: str, tip: str | None, **values: object) -> str:
                                                           data_search_exclude=True), class_="ws-tipped")
 
 
-def paragraphs(text_html_lines: list[str]) -> str:
-    return "".join(el("p", line) for line in text_html_lines if line)
-
-
 def table(head: list[str], rows: list[list[str]], **values: object) -> str:
     """A table of already-safe cells, wrapped so that it scrolls on a narrow screen."""
     # Spaces between cells: the search index strips tags, and words must not run together.

@@ -147,7 +147,8 @@ class Site:
         comp = [el("li", esc(f"{c['min']}" if c["min"] == c["max"] else f"{c['min']}–{c['max']}") + " " + esc(c["name"]))
                 for c in ds.get("composition", [])]
         page.section("Unit composition", el("ul", "".join(comp)) if comp else "")
-        points = [[esc(p["models"]), esc(p["points"]), self.text(page, p.get("condition"), ds) or "—"]
+        points = [[esc(p["models"]), esc(p["points"]),
+                   (self.text(page, p.get("condition"), ds) + self.text(page, p.get("condition_text"), ds)) or "—"]
                   for p in ds.get("points", [])]
         page.section("Points", table(["Models", "Points", "Condition"], points) if points else "")
         for key, title in (("leader", "Leader"), ("led_by", "Led by")):
