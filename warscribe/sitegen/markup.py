@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 
 _SAFE_HREF = re.compile(r"^(?:\.{1,2}/|[a-z0-9#])[A-Za-z0-9._~/#%-]*$")
 _SAFE_ATTR = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -31,14 +32,21 @@ def safe_href(href: str) -> str:
     return href
 
 
+@lru_cache(maxsize=None)
+def _attribute(key: str) -> str:
+    """'class_' -> 'class', 'data_search_exclude' -> 'data-search-exclude'; event handlers refused."""
+    name = key.rstrip("_").replace("_", "-")
+    if not _SAFE_ATTR.match(name) or name.startswith("on"):
+        raise ValueError(f"refusing to write the attribute {name!r}")
+    return name
+
+
 def attrs(**values: object) -> str:
     out = []
     for key, value in values.items():
         if value is None or value is False:
             continue
-        name = key.rstrip("_").replace("_", "-")
-        if not _SAFE_ATTR.match(name) or name.startswith("on"):
-            raise ValueError(f"refusing to write the attribute {name!r}")
+        name = _attribute(key)
         if name == "href":
             value = safe_href(str(value))
         out.append(f' {name}' if value is True else f' {name}="{html.escape(str(value), quote=True)}"')

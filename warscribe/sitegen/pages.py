@@ -78,16 +78,20 @@ class Site:
         return self.linker.text(text, page.url, rec["ruleset"], rec["id"])
 
     def provenance(self, page: Page, records: list[dict]) -> None:
+        """Every source file and line range the page's records came from, linked to the source's page."""
         items = []
         for rec in records:
+            by_file: dict[str, list[str]] = {}
             for src in rec.get("source", []):
-                lines = (f"line {src['first_line']}" if src["first_line"] == src["last_line"]
-                         else f"lines {src['first_line']}–{src['last_line']}")
-                anchor = f"L{src['first_line']}-{src['last_line']}"
+                first, last = src["first_line"], src["last_line"]
+                label = str(first) if first == last else f"{first}–{last}"
+                href = self.href(page.url, urls.source_url(src["file"]) + f"#L{first}-{last}")
                 fields = f" ({esc(', '.join(src['fields']))})" if src.get("fields") else ""
-                items.append(el("li", a(self.href(page.url, urls.source_url(src["file"]) + "#" + anchor),
-                                         esc(src["file"])) + f" {lines}{fields}"
-                                + (f" — {esc(rec['name'])}" if len(records) > 1 else "")))
+                by_file.setdefault(src["file"], []).append(a(href, label) + fields)
+            for file, ranges in by_file.items():
+                lines = ("line " if len(ranges) == 1 and "–" not in ranges[0] else "lines ") + ", ".join(ranges)
+                owner = f" — {esc(rec['name'])}" if len(records) > 1 else ""
+                items.append(el("li", el("code", esc(file)) + " " + lines + owner))
         if not items:
             items.append(el("li", "Generated from the whole build; see " + a(self.href(page.url, "sources/"), "Sources")))
         page.body.append(heading(2, "Provenance", "provenance"))

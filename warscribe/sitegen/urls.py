@@ -62,13 +62,21 @@ def file_of(url: str) -> str:
 
 
 def relative(from_url: str, to_url: str) -> str:
-    """The href from one page to another (both directory URLs, optionally with #anchor)."""
+    """The href from one page to another (both directory URLs, optionally with #anchor).
+
+    Site URLs are plain folder paths ('a/b/'), so the relative path is the folders left
+    to climb plus the rest of the target; this runs for every link of every page.
+    """
     path, _, anchor = to_url.partition("#")
+    suffix = f"#{anchor}" if anchor else ""
     if path == from_url:
-        rel = ""
-    else:
-        rel = posixpath.relpath(path or ".", from_url or ".")
-        rel = "./" if rel == "." else rel + "/"
-        if not rel.startswith("."):
-            rel = "./" + rel
-    return rel + (f"#{anchor}" if anchor else "") or "./"
+        return suffix or "./"
+    here = from_url.split("/")[:-1] if from_url else []
+    there = path.split("/")[:-1] if path else []
+    common = 0
+    for a, b in zip(here, there):
+        if a != b:
+            break
+        common += 1
+    rel = "../" * (len(here) - common) + "".join(part + "/" for part in there[common:])
+    return (rel if rel.startswith("../") else "./" + rel) + suffix
