@@ -1,7 +1,7 @@
 """The reference site: Markdown pages generated from a build's records, built by mkdocs-material.
 
 ``generate`` writes the pages (``<out>/site-src/docs``) and an mkdocs configuration
-(``<out>/site-src/mkdocs.yml``, the repository's ``mkdocs.yml`` with the generated
+(``<out>/site-src/mkdocs.yml``, ``site/mkdocs.yml`` with the generated
 folders and the navigation filled in); ``build`` then runs ``mkdocs build --strict``
 into ``<out>/site``. Records are read only through :mod:`warscribe.schema.bundle`.
 Hand-written pages and assets live in ``site/`` and are copied beside the generated

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -17,8 +18,17 @@ from warscribe.sitegen import indexes, urls
 from warscribe.sitegen.linker import Unresolved
 from warscribe.sitegen.pages import Page, Site
 
-HANDWRITTEN = ROOT / "site"
-BASE_CONFIG = ROOT / "mkdocs.yml"
+def _handwritten() -> Path:
+    """site/ of the checkout, or its copy in an installed wheel (package warscribe.sitegen.handwritten)."""
+    spec = importlib.util.find_spec("warscribe.sitegen.handwritten")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0])
+    return ROOT / "site"
+
+
+HANDWRITTEN = _handwritten()
+BASE_CONFIG = HANDWRITTEN / "mkdocs.yml"
+NOT_PAGES = {"index.md", "mkdocs.yml"}  # the home page's introduction and the configuration
 MARKER = ".warscribe-site-src"  # the generated folder is ours to replace; nothing else is
 
 
@@ -68,7 +78,6 @@ def _config(docs: Path, site_dir: Path) -> dict:
     config["nav"] = [{"Home": "index.md"}] + [{title: f"{name}.md"} for name, title in urls.INDEXES.items()]
     config["watch"] = [str(HANDWRITTEN)]
     config["hooks"] = [str(Path(__file__).with_name("hooks.py"))]
-    config["extra"] = {**(config.get("extra") or {}), "warscribe_handwritten": str(HANDWRITTEN)}
     return config
 
 
@@ -76,7 +85,7 @@ def copy_handwritten(docs: Path) -> None:
     """site/ beside the generated pages (index.md is the home page's introduction, not a page)."""
     for path in sorted(HANDWRITTEN.rglob("*")):
         rel = path.relative_to(HANDWRITTEN)
-        if path.is_dir() or rel.as_posix() == "index.md":
+        if path.is_dir() or rel.as_posix() in NOT_PAGES or "__pycache__" in rel.parts:
             continue
         target = docs / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -100,7 +109,7 @@ def generate(bundle: Bundle, diagnostics: list[dict], out: Path) -> Generated:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(page.markdown(), encoding="utf-8")
     handwritten = {p.relative_to(HANDWRITTEN).as_posix() for p in HANDWRITTEN.rglob("*") if p.is_file()}
-    clash = sorted(handwritten & written - {"index.md"})
+    clash = sorted(handwritten & written - NOT_PAGES)
     if clash:
         raise ValueError(f"hand-written pages in site/ clash with generated ones: {', '.join(clash)}")
     copy_handwritten(docs)
