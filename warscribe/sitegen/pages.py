@@ -226,23 +226,29 @@ class Site:
         return "".join(parts)
 
     def datasheet_stratagems(self, page: Page, ds: dict) -> str:
-        """Until keyword expressions exist: the faction's detachment stratagems and the core ones."""
-        groups = []
-        for det in sorted(self.bundle.kind("detachment"), key=lambda d: d["name"]):
-            if det["faction"] != ds["faction"] or det["ruleset"] != ds["ruleset"]:
-                continue
-            strats = self.bundle.stratagems_of(det)
-            if strats:
-                groups.append(el("h3", self.ref(page.url, det)) + self.stratagem_list(page, strats))
-        core = [s for s in self.bundle.kind("stratagem") if s["origin"] == "core" and s["ruleset"] == ds["ruleset"]]
-        if core:
-            groups.append(el("h3", "Core stratagems") + self.stratagem_list(page, core))
-        if not groups:
+        """The stratagems that can target this unit: the effects compiler's target lists where the
+        build has them (``datasheet.stratagems``), else its faction's and the core ones."""
+        compiled = "stratagems" in ds
+        strats = self.bundle.stratagems_for(ds) if compiled else [
+            s for s in self.bundle.kind("stratagem") if s["ruleset"] == ds["ruleset"] and (
+                s["origin"] == "core" or (self.bundle.detachment_of(s) or {}).get("faction") == ds["faction"])]
+        groups: dict[str, list[dict]] = {}
+        for s in strats:
+            det = self.bundle.detachment_of(s)
+            key = det["id"] if det else s["origin"]
+            groups.setdefault(key, []).append(s)
+        titles = {"core": "Core stratagems", "boarding-actions": "Boarding Actions", "detachment": "Other stratagems"}
+        body = []
+        for key in sorted(groups, key=lambda k: (k in titles, k)):
+            det = self.bundle.get(key)
+            title = self.ref(page.url, det) if det else esc(titles.get(key, key))
+            body.append(el("h3", title) + self.stratagem_list(page, groups[key]))
+        if not body:
             return ""
-        note = el("p", "Stratagems of this unit's faction and the core stratagems of its ruleset; check each "
-                       "one's target.", class_="ws-note")
+        note = ("Stratagems whose target this unit's keywords satisfy." if compiled else
+                "Stratagems of this unit's faction and the core stratagems of its ruleset; check each one's target.")
         # Kept out of the search index: the stratagems have their own pages, found by name.
-        return el("div", note + "".join(groups), data_search_exclude=True)
+        return el("div", el("p", note, class_="ws-note") + "".join(body), data_search_exclude=True)
 
     def stratagem_list(self, page: Page, strats: list[dict]) -> str:
         items = []
@@ -321,6 +327,10 @@ class Site:
         if rec.get("designer_note"):
             page.add(el("aside", el("strong", "Designer’s note: ") + self.text(page, rec["designer_note"], rec),
                         class_="ws-note"))
+        if "targets" in rec:
+            units = sorted(self.bundle.targets_of(rec), key=lambda d: (d["faction"], d["name"]))
+            page.section("Units it can target", el("div", self.record_list(page, units), data_search_exclude=True)
+                         if units else el("p", "No datasheet of this build.", class_="ws-note"), anchor="targets")
         self.provenance(page, [rec])
         return page
 
