@@ -21,7 +21,7 @@ PALADINS = "datasheet-grey-knights-paladin-squad.10e.txt"
 
 def build(manifest: Path, out: Path) -> Path:
     with contextlib.redirect_stdout(io.StringIO()):
-        run_build(manifest=manifest, out=out, quiet=True)
+        run_build(manifest=manifest, out=out, quiet=True, site=False)  # the records only: no site needed
     return out
 
 

@@ -17,8 +17,9 @@ def run(*args, cwd=ROOT):
 
 def test_build_writes_records_json_and_report(tmp_path):
     out = tmp_path / "out"
-    proc = run("build", "--out", str(out), "-q")
+    proc = run("build", "--out", str(out), "-q", "--no-site")
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not (out / "site").exists()
     assert "0 unaccounted" in proc.stdout and "0 errors" in proc.stdout
     bundle = json.loads((out / "json" / "warscribe.json").read_text())
     assert bundle["meta"]["count"] == sum(len(v) for v in bundle["data"].values())
@@ -44,7 +45,7 @@ def test_build_is_byte_identical_twice(tmp_path):
 
 
 def test_strict_makes_warnings_fatal(tmp_path):
-    proc = run("build", "--out", str(tmp_path / "s"), "-q", "--strict")
+    proc = run("build", "--out", str(tmp_path / "s"), "-q", "--strict", "--no-site")
     assert proc.returncode == 1 and "--strict" in proc.stdout
 
 
@@ -54,7 +55,7 @@ def test_build_reports_errors_in_exit_status(tmp_path):
         "sources:\n  - file: empty.txt\n    original_name: empty.txt\n"
         "    sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n"
         "    ruleset: 10e\n    kind: datasheet-page\n")
-    proc = run("build", "--manifest", str(tmp_path / "manifest.yaml"), "--out", str(tmp_path / "o"))
+    proc = run("build", "--manifest", str(tmp_path / "manifest.yaml"), "--out", str(tmp_path / "o"), "--no-site")
     assert proc.returncode == 1
     assert "empty.txt:1: error: source file is empty" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr

@@ -1,4 +1,4 @@
-"""`warscribe bench build|check|diff`: time and peak memory of builds, checks and diffs as the sources grow.
+"""`warscribe bench build|site|check|diff`: time and peak memory of builds, sites, checks and diffs as the sources grow.
 
 The corpus at scale N holds N copies of every seed; datasheet pages get renamed units
 (so each copy adds new datasheet and weapon records), while their stratagems, rules
@@ -49,11 +49,14 @@ def generate_corpus(folder: Path, scale: int, edit=None) -> tuple[Path, int]:
     return path, lines
 
 
-def _timed_build(manifest: Path, out: Path) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (MiB) and the summary line of one build in a child process."""
+def _timed_build(manifest: Path, out: Path, site: bool = False) -> tuple[float, float, str, str, float]:
+    """Wall seconds, peak RSS (MiB), record count, output and CPU seconds of one build in a child process.
+
+    The reference site is left out (--no-site) unless `site` is true."""
     start = time.perf_counter()
+    flags = [] if site else ["--no-site"]
     proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "build", "--manifest", str(manifest),
-                             "--out", str(out), "-q"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                             "--out", str(out), "-q", *flags], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     output = proc.stdout.read()
     _pid, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
@@ -61,7 +64,7 @@ def _timed_build(manifest: Path, out: Path) -> tuple[float, float, str]:
     records = re.search(r"Records: (\d+)", output)
     if proc.returncode not in (0,) or not records:
         raise SystemExit(f"build failed at {manifest}:\n{output}")
-    return elapsed, usage.ru_maxrss / 1024, records.group(1)
+    return elapsed, usage.ru_maxrss / 1024, records.group(1), output, usage.ru_utime + usage.ru_stime
 
 
 # The erratum `bench diff` applies to every copy: the Inquisitor's bolt pistol gains AP -1.
@@ -126,8 +129,12 @@ def _growth(rows: list[tuple[int, int, float]], what: str = "time") -> None:
 
 
 def run_bench(args) -> int:
+    if args.repeat is None:
+        args.repeat = 1 if args.target == "site" else 5  # a site build at 100x is slow enough once
     if args.target in ("check", "diff"):
         return run_bench_tool(args)
+    if args.target == "site":
+        return run_site_bench(args)
     scales = sorted({1, 10, max(1, args.scale // 2), args.scale})
     print(f"warscribe build benchmark: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
           f"median of {args.repeat} runs per scale")
@@ -142,4 +149,35 @@ def run_bench(args) -> int:
         rows.append((scale, lines, median))
         print(f"{scale:>6} {4 * scale:>8} {lines:>8} {runs[0][2]:>8} {median:>9.2f} {1e6 * median / lines:>8.1f} {peak:>9.1f}")
     _growth(rows)
+    return 0
+
+
+def run_site_bench(args) -> int:
+    """Whole builds with the site (extraction, pages, engine tables, mkdocs): time, pages, search index."""
+    repeat = args.repeat
+    scales = sorted({1, 10, args.scale})
+    print(f"warscribe site benchmark: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+          f"median of {repeat} runs per scale (build and site together)")
+    print(f"{'scale':>6} {'sources':>8} {'records':>8} {'pages':>7} {'median s':>9} {'cpu s':>7} {'ms/page':>8} "
+          f"{'index KiB':>10} {'site MiB':>9} {'peak MiB':>9}")
+    wall, cpu_rows = [], []
+    for scale in scales:
+        with tempfile.TemporaryDirectory() as tmp:
+            manifest, lines = generate_corpus(Path(tmp), scale)
+            out = Path(tmp) / "out"
+            runs = [_timed_build(manifest, out, site=True) for _ in range(repeat)]
+            pages = re.search(r"Site: (\d+) pages", runs[-1][3])
+            if not pages:
+                raise SystemExit(f"the site did not build at scale {scale}:\n{runs[-1][3]}")
+            index = (out / "site" / "search" / "search_index.json").stat().st_size / 1024
+            size = sum(p.stat().st_size for p in (out / "site").rglob("*") if p.is_file()) / 2**20
+        median = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[4] for r in runs)
+        n = int(pages.group(1))
+        wall.append((scale, lines, median))
+        cpu_rows.append((scale, lines, cpu))
+        print(f"{scale:>6} {4 * scale:>8} {runs[0][2]:>8} {n:>7} {median:>9.2f} {cpu:>7.2f} {1000 * median / n:>8.1f} "
+              f"{index:>10.0f} {size:>9.1f} {max(r[1] for r in runs):>9.1f}")
+    _growth(wall, "wall time")
+    _growth(cpu_rows, "CPU time")
     return 0

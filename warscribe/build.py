@@ -7,6 +7,7 @@ sorted keys where order carries no meaning.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import sys
@@ -128,7 +129,7 @@ def _unreadable(result: Result) -> list:
     return [d for d in result.report.errors if d.code in _UNREADABLE]
 
 
-def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False) -> int:
+def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False, site: bool = True) -> int:
     result = extract(manifest)
     report = build_report(result)
     stream = sys.stdout
@@ -138,9 +139,19 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
         print(f"The sources could not all be read: nothing written; the previous output in {out}/ is kept.",
               file=stream)
         return 1
+    site_log = io.StringIO()
+    site_failed = False
     try:
         with staged(out) as stage:
             write_build(result, report, stage)
+            if site:
+                # Inside the stage: records and site move into place together. A site that fails
+                # to build is reported, and the records are still written.
+                from warscribe.schema import bundle
+                from warscribe.sitegen import build as build_site
+
+                records = bundle.from_records(result.records, _meta(result, None, len(result.records)), str(out))
+                site_failed = build_site(records, report["diagnostics"], stage, quiet=quiet, stream=site_log) != 0
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -149,7 +160,8 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
               f"({exc.filename or out}); the previous output is kept", file=sys.stderr)
         return 1
     print_summary(result, report, out, quiet)
-    if result.report.errors or result.rejected:
+    print(site_log.getvalue().replace(str(stage), str(out)), end="", file=stream)
+    if result.report.errors or result.rejected or site_failed:
         return 1
     if strict and result.report.warnings:
         print("--strict: warnings count as errors", file=sys.stdout)

@@ -28,7 +28,24 @@ def _build(args: argparse.Namespace) -> int:
         out=Path(args.out),
         strict=args.strict,
         quiet=args.quiet,
+        site=not args.no_site,
     )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Build (records and pages), then serve the site with live reload."""
+    from warscribe.build import run_build
+    from warscribe.sitegen import serve
+
+    out = Path(args.out)
+    status = run_build(manifest=_manifest(args), out=out, quiet=True, site=True)
+    if status != 0:
+        print("warscribe serve: the build reported errors; serving what was built", file=sys.stderr)
+    config = out / "site-src" / "mkdocs.yml"
+    if not config.is_file():
+        print(f"warscribe serve: no generated site configuration at {config}", file=sys.stderr)
+        return 1
+    return serve(config, args.dev_addr)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -119,7 +136,14 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--out", default=str(DEFAULT_OUT), help=f"output folder (default: {DEFAULT_OUT})")
     b.add_argument("--strict", action="store_true", help="treat warnings as errors")
     b.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
+    b.add_argument("--no-site", action="store_true", help="skip the reference site (mkdocs build)")
     b.set_defaults(func=_build)
+
+    v = sub.add_parser("serve", help="build, then serve the reference site locally with live reload")
+    _source_args(v)
+    v.add_argument("--out", default=str(DEFAULT_OUT), help=f"output folder (default: {DEFAULT_OUT})")
+    v.add_argument("-a", "--dev-addr", default="127.0.0.1:8000", help="address to serve on (default: 127.0.0.1:8000)")
+    v.set_defaults(func=_serve)
 
     e = sub.add_parser("export", help="write the knowledge base in an exchange format")
     _source_args(e)
@@ -189,9 +213,9 @@ def parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_census)
 
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "check", "diff", "engine", "matrix"])
-    k.add_argument("--scale", type=int, default=100, help="build: corpus size multiplier")
-    k.add_argument("--repeat", type=int, default=5)
+    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix"])
+    k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
+    k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")
     k.add_argument("--peer", default=None, metavar="PATH",
                    help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only)")
     k.set_defaults(func=_bench)

@@ -1,0 +1,172 @@
+"""The seeds' site end to end in headless Chromium: tables, tooltips, links, search, no other hosts."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin, urlsplit
+from urllib.request import urlopen
+
+import pytest
+
+from sitetest import CHROMIUM_ARGS, Links, require_browser, seed_build, serve  # noqa: F401 (fixture)
+
+PALADINS = "datasheet/grey-knights/paladin-squad/"
+
+
+@pytest.fixture(scope="module")
+def browser_site(seed_build):
+    sync_playwright, chromium = require_browser()
+    with serve(seed_build / "site") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield browser, base
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser_site):
+    browser, base = browser_site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.requested = []
+    pg.on("request", lambda r: pg.requested.append(r.url))
+    pg.base = base
+    yield pg
+    context.close()
+
+
+def test_paladin_squad_weapon_table(page):
+    page.goto(page.base + PALADINS)
+    assert page.locator("h1").inner_text() == "Paladin Squad"
+    rows = page.locator("table.ws-ranged tbody tr")
+    cells = {r.locator("td").nth(0).inner_text(): [c.strip() for c in r.locator("td").all_inner_texts()]
+             for r in rows.all()}
+    assert cells["Psycannon"] == ["Psycannon", '24"', "3", "2+", "8", "-1", "2", "PSYCHIC"]
+    assert cells["Psilencer"][-1] == "PRECISION, PSYCHIC, SUSTAINED HITS 1"
+    assert set(cells) == {"Incinerator", "Psilencer", "Psycannon", "Storm bolter"}
+    melee = page.locator("table.ws-melee tbody tr").first.locator("td").all_inner_texts()
+    assert melee[:7] == ["Nemesis force weapon", "Melee", "4", "2+", "6", "-2", "2"]
+    # The damage table: one row per weapon, four reference targets, a plot per cell.
+    damage = page.locator("table.ws-damage tbody tr")
+    assert damage.count() == 5
+    assert page.locator("table.ws-damage svg.ws-spark").count() == 20
+    first = damage.first.locator("td").nth(1).inner_text()
+    assert re.match(r"\d+\.\d\d / \d+\.\d\d", first), first
+    # Keywords and the faction are links.
+    assert page.locator("a:has-text('TERMINATOR')").count() >= 1
+    assert page.locator(".ws-meta a:has-text('Grey Knights')").count() == 1
+    assert all(u.startswith(page.base) for u in page.requested), [u for u in page.requested if not u.startswith(page.base)]
+
+
+def test_ability_tooltip_shows_the_rule_summary(page):
+    page.goto(page.base + PALADINS)
+    link = page.locator("table.ws-ranged a:has-text('SUSTAINED HITS 1')")
+    tip = link.locator("xpath=following-sibling::span[contains(@class,'ws-tip')]")
+    assert not tip.is_visible()
+    link.hover()
+    tip.wait_for(state="visible")
+    assert "additional hits" in tip.inner_text()
+    page.mouse.move(0, 0)
+    tip.wait_for(state="hidden")
+
+
+def test_follow_links_to_an_ability_and_a_stratagem(page):
+    page.goto(page.base + PALADINS)
+    page.locator("table.ws-ranged a:has-text('SUSTAINED HITS 1')").click()
+    page.wait_for_url("**/ability/10e/abilities/sustained-hits/")
+    assert page.locator("h1").inner_text() == "[SUSTAINED HITS]"
+    assert "additional hits" in page.locator("article").inner_text()
+    # The 11th edition's version is linked from the 10th's.
+    assert page.locator("a.ws-other-edition").get_attribute("href").endswith("11e/abilities/sustained-hits/")
+    page.goto(page.base + PALADINS)
+    page.locator("#stratagems ~ ul a:has-text('POINT-BLANK PURGATION'), .ws-stratagems a:has-text('POINT-BLANK PURGATION')").first.click()
+    page.wait_for_url("**/stratagem/grey-knights/hallowed-conclave/point-blank-purgation/")
+    text = page.locator("article").inner_text()
+    assert "WHEN" in text and "storm bolter" in text
+    # Ability mentions inside the stratagem's effect are links too.
+    assert page.locator("dl.ws-stratagem a:has-text('[TWIN-LINKED]')").count() == 1
+
+
+def _search(page, query: str) -> list[tuple[str, str]]:
+    page.goto(page.base)
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.type(query, delay=30)  # key by key: the search listens to keyboard events
+    page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=15000)
+    items = page.locator(".md-search-result__item > a")
+    return [(items.nth(i).get_attribute("href"), items.nth(i).inner_text()) for i in range(items.count())]
+
+
+def test_search_finds_a_weapon_and_a_rule(page):
+    results = _search(page, "Psycannon")
+    assert PALADINS in results[0][0], results[:3]
+    results = _search(page, "hazard")
+    assert "rule/11e/rules/06-03-hazard-rolls/" in results[0][0], results[:3]
+
+
+def test_no_request_leaves_the_site(page):
+    for path in ("", PALADINS, "stratagems/", "diagnostics/"):
+        page.goto(page.base + path)
+        page.wait_for_load_state("networkidle")
+    outside = [u for u in page.requested if not u.startswith(page.base) and not u.startswith("data:")]
+    assert page.requested and not outside, outside
+
+
+def test_dark_theme_and_phone_width(browser_site):
+    browser, base = browser_site
+    context = browser.new_context(viewport={"width": 375, "height": 800}, color_scheme="dark")
+    try:
+        pg = context.new_page()
+        pg.goto(base + PALADINS)
+        assert pg.locator("body").get_attribute("data-md-color-scheme") == "slate"
+        # Nothing but the tables' own scroll boxes is wider than the screen.
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 375
+        pg.locator("label[for^='__palette']:visible").first.click()
+        assert pg.locator("body").get_attribute("data-md-color-scheme") == "default"
+    finally:
+        context.close()
+
+
+def test_every_internal_link_and_anchor_resolves(seed_build):
+    """A crawl from the home page over HTTP: every page reachable, every #anchor present."""
+    with serve(seed_build / "site") as base:
+        pages: dict[str, Links] = {}
+        queue = [base]
+        wanted: list[tuple[str, str]] = []  # (from page, target URL with fragment)
+        while queue:
+            url = queue.pop()
+            if url in pages:
+                continue
+            with urlopen(url) as response:
+                body = response.read().decode("utf-8")
+            parser = Links()
+            parser.feed(body)
+            pages[url] = parser
+            for href in parser.links:
+                target = urljoin(url, href)
+                parts = urlsplit(target)
+                if parts.scheme in ("http", "https") and not target.startswith(base):
+                    pytest.fail(f"{url} links outside the site: {href}")
+                if not target.startswith(base) or parts.scheme not in ("http", "https"):
+                    continue
+                wanted.append((url, target))
+                plain = target.split("#", 1)[0]
+                if plain.endswith("/") and plain not in pages:
+                    queue.append(plain)
+        broken = []
+        for source, target in wanted:
+            plain, _, anchor = target.partition("#")
+            if plain.endswith("/"):
+                if plain not in pages:
+                    broken.append((source, target))
+                elif anchor and anchor not in pages[plain].ids:
+                    broken.append((source, target))
+            else:
+                try:
+                    urlopen(plain).close()
+                except OSError:
+                    broken.append((source, target))
+        generated = sum(1 for _ in (seed_build / "site-src" / "docs").rglob("*.md"))
+        assert len(pages) >= generated, (len(pages), generated)  # every generated page is reachable
+        assert not broken, broken[:20]

@@ -1,0 +1,41 @@
+"""`warscribe serve`: builds, then serves the generated site on the given address."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from urllib.request import urlopen
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_builds_and_serves(tmp_path):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "serve", "--out", str(tmp_path / "out"),
+                             "-a", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        body = ""
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urlopen(f"http://127.0.0.1:{port}/datasheet/grey-knights/paladin-squad/", timeout=5) as r:
+                    body = r.read().decode("utf-8")
+                break
+            except OSError:
+                time.sleep(1)
+        assert proc.poll() is None, proc.stdout.read()
+        assert "Paladin Squad" in body and "Psycannon" in body
+        assert "livereload" in body  # mkdocs serve injects its reload script
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

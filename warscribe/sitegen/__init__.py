@@ -1,0 +1,15 @@
+"""The reference site: Markdown pages generated from a build's records, built by mkdocs-material.
+
+``generate`` writes the pages (``<out>/site-src/docs``) and an mkdocs configuration
+(``<out>/site-src/mkdocs.yml``, ``site/mkdocs.yml`` with the generated
+folders and the navigation filled in); ``build`` then runs ``mkdocs build --strict``
+into ``<out>/site``. Records are read only through :mod:`warscribe.schema.bundle`.
+Hand-written pages and assets live in ``site/`` and are copied beside the generated
+ones (``site/index.md`` is the home page's introduction).
+"""
+
+from __future__ import annotations
+
+from warscribe.sitegen.generate import Generated, build, generate, serve
+
+__all__ = ["Generated", "build", "generate", "serve"]
