@@ -170,3 +170,21 @@ def test_every_internal_link_and_anchor_resolves(seed_build):
         generated = sum(1 for _ in (seed_build / "site-src" / "docs").rglob("*.md"))
         assert len(pages) >= generated, (len(pages), generated)  # every generated page is reachable
         assert not broken, broken[:20]
+
+
+def test_the_root_mkdocs_config_rebuilds_the_generated_site(seed_build, tmp_path):
+    """`mkdocs build` with the checkout's mkdocs.yml works on what `warscribe build` generated."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    os.symlink(seed_build, tmp_path / "out")
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "again")],
+                          cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "again" / "index.html").is_file()
+    assert (tmp_path / "again" / "search" / "search_index.json").is_file()
