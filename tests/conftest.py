@@ -46,16 +46,33 @@ def corpus_path(name: str) -> Path:
     return path
 
 
+def bsdata_path(name: str) -> Path:
+    """A snapshot of the BattleScribe data (../shared/bsdata beside the repository, or WARSCRIBE_BSDATA).
+
+    Skipped when missing, except under CI, like the corpus.
+    """
+    base = Path(os.environ.get("WARSCRIBE_BSDATA", ROOT.parent / "shared" / "bsdata"))
+    path = base / name
+    if not path.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"BattleScribe snapshot {path} is missing")
+        pytest.skip(f"BattleScribe snapshot {path} is missing")
+    return path
+
+
 def write_manifest(folder: Path, entries: list[dict]) -> Path:
     """A manifest for `entries` ({file, ruleset, kind, ...}) in `folder`, checksums filled in."""
     import hashlib
 
     import yaml
 
+    from warscribe.extract.wahapedia import folder_sha256
+
     sources = []
     for e in entries:
-        data = (folder / e["file"]).read_bytes()
-        sources.append({"original_name": e["file"], "sha256": hashlib.sha256(data).hexdigest(), **e})
+        path = folder / e["file"]
+        sha = folder_sha256(path) if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
+        sources.append({"original_name": Path(e["file"]).name, "sha256": sha, **e})
     path = folder / "manifest.yaml"
     path.write_text(yaml.safe_dump({"sources": sources}, sort_keys=False), encoding="utf-8")
     return path

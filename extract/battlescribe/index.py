@@ -58,6 +58,11 @@ class Target:
     file: DataFile
 
 
+# Lists that never hold definitions: not walked when indexing (most of a catalogue's bulk).
+_NO_DEFINITIONS = {"modifiers", "modifierGroups", "conditions", "conditionGroups", "localConditionGroups",
+                   "constraints", "costs", "characteristics", "categoryLinks", "repeats", "infoLinks", "catalogueLinks"}
+
+
 def register(data: DataFile) -> None:
     """Index every definition of a file by id (iteratively: nesting is bounded but deep)."""
     stack: list = [data.root]
@@ -65,6 +70,8 @@ def register(data: DataFile) -> None:
         node = stack.pop()
         if isinstance(node, dict):
             for key, value in node.items():
+                if key in _NO_DEFINITIONS:
+                    continue
                 if isinstance(value, list):
                     what = DEFINITION_LISTS.get(key)
                     if what:

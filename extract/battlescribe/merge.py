@@ -10,8 +10,10 @@ characteristics, leader lists) is added, its provenance entry naming the fields.
 
 from __future__ import annotations
 
+import inspect
 from typing import Callable
 
+from warscribe.schema import records
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.text import norm
 
@@ -90,8 +92,15 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
             continue
         ours_first = rank_of(prov["file"]) < rank_of(first["file"])
         kind = record["kind"]
+        filled: list[str] = []
         for name in COMPARED.get(kind, ()):
             if name not in record or name not in existing:
+                continue
+            if existing[name] in (None, [], "") or record[name] in (None, [], ""):
+                # One source does not give it (a page lists no enhancements): nothing to disagree on.
+                if existing[name] in (None, [], ""):
+                    existing[name] = record[name]
+                    filled.append(name)
                 continue
             old, new = comparable(kind, name, existing[name]), comparable(kind, name, record[name])
             if old == new:
@@ -106,12 +115,23 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
                            found=f"{shown(kind, name, other[name])} [{cite(other_prov)}]")
             if ours_first:
                 existing[name] = record[name]
-        added = [k for k in ADDED if k in record and k not in existing]
+        added = filled + [k for k in ADDED if k in record and k not in existing]
         for k in added:
             existing[k] = record[k]
-        existing["source"] = existing.pop("source")  # provenance stays the last field
+        _reorder(existing)
         entries = [prov]
         if added:
             entries.append(dict(prov, fields=added))
         store.add_provenance(existing, entries)
     return findings
+
+
+def _reorder(record: dict) -> None:
+    """Keys in the constructor's order (added fields included), provenance last."""
+    params = [p for p in inspect.signature(records.CONSTRUCTORS[record["kind"]]).parameters
+              if p not in ("id", "name", "ruleset")]
+    order = ["id", "kind", "name", "ruleset", *params]
+    ordered = {k: record[k] for k in order if k in record}
+    ordered.update((k, v) for k, v in record.items() if k not in ordered)
+    record.clear()
+    record.update(ordered)

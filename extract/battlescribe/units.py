@@ -365,9 +365,10 @@ class Reader:
                     n = int(number(c.get("value")))
                     models = {"atLeast": n, "greaterThan": n + 1}.get(str(c.get("type")))
             if models is None or models < 1:
-                self.warn(data, mod, "unsupported-modifier",
-                          f"cost modifier ({mod.get('type')} {mod.get('value')}) under conditions other than a model "
-                          "count; not read into points", expected="set pts when at least N models",
+                # Modifiers carry no id of their own: the unit's entry locates them.
+                self.warn(data, entry, "unsupported-modifier",
+                          f"{entry.get('name')!r}: cost modifier ({mod.get('type')} {mod.get('value')}) under conditions "
+                          "other than a model count; not read into points", expected="set pts when at least N models",
                           found=_describe(mod))
                 continue
             tiers[models] = int(number(mod.get("value")))
@@ -420,8 +421,12 @@ class Reader:
             if pname.endswith("(Psychic)"):
                 item["psychic"] = True
             abilities.append(item)
-        models = [self.model(data, p, invulnerable) for p in units]
-        return abilities, leader, [m for m in models if m]
+        models: list[dict] = []
+        for p in units:  # one profile per model kind, though every model entry may repeat it
+            model = self.model(data, p, invulnerable)
+            if model and model not in models:
+                models.append(model)
+        return abilities, leader, models
 
     def model(self, data: DataFile, profile: dict, invulnerable: int | None) -> dict | None:
         chars = {str(c.get("name", "")).upper(): str(c.get("$text", "")).strip()
@@ -539,9 +544,11 @@ class Reader:
             m = re.match(r"^(?P<r>[^.]*?\bmodels? only\.)\s*(?P<t>.*)$", text, re.S)
             if m:
                 restriction, text = m.group("r"), m.group("t") or text
-        pts = self.pts_of(entry)
-        record = records.enhancement(id=ids.enhancement(name, det_id, faction), name=name, ruleset=data.ruleset,
-                                     detachment=det_id, points=None if pts is None else int(pts), text=text,
+        # In BattleScribe an entry without a points cost costs nothing (Boarding Actions' enhancements).
+        pts = self.pts_of(entry) or 0
+        key = re.sub(r"\s*\(Psychic\)$", "", name)  # the rules print the tag apart from the name
+        record = records.enhancement(id=ids.enhancement(key, det_id, faction), name=name, ruleset=data.ruleset,
+                                     detachment=det_id, points=int(pts), text=text,
                                      restriction=restriction)
         self.emit(record, data, entry)
         return record
