@@ -65,6 +65,8 @@ def _effects(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     if args.target == "engine":
         from warscribe.bench_engine import run_bench
+    elif args.target == "battlescribe":
+        from warscribe.bench_battlescribe import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
@@ -156,7 +158,10 @@ def parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_census)
 
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "check", "diff", "engine"])
+    k.add_argument("target", choices=["build", "check", "diff", "engine", "battlescribe"])
+    k.add_argument("data", nargs="?", default=str(ROOT.parent / "shared" / "bsdata" / "wh40k-10e-801555b.tar.xz"),
+                   help="battlescribe: a snapshot of the data (folder, .tar.xz or .zip)")
+    k.add_argument("--ruleset", choices=["10e", "11e"], default="10e", help="battlescribe: the data's edition")
     k.add_argument("--scale", type=int, default=100, help="build: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=5)
     k.set_defaults(func=_bench)

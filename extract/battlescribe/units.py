@@ -72,7 +72,7 @@ class Reader:
         self.index = index
         self.report = report
         self.out: list[tuple[dict, dict]] = []  # (record, provenance)
-        self._record_ids: set[str] = set()
+        self._emitted: dict[str, tuple[dict, dict]] = {}  # id -> (record, provenance)
         self._unknown_types: set[tuple[str, str]] = set()
         self.pts: set[str] = set()
         for f in index.files:
@@ -87,10 +87,20 @@ class Reader:
                 "ruleset": data.ruleset, "entry": {"catalogue": data.title, "id": str(obj.get("id", ""))}}
 
     def emit(self, record: dict, data: DataFile, obj: dict) -> None:
-        if record["id"] in self._record_ids:
-            return  # the same shared rule reached from several units
-        self._record_ids.add(record["id"])
-        self.out.append((record, self.prov(data, obj)))
+        prov = self.prov(data, obj)
+        earlier = self._emitted.get(record["id"])
+        if earlier is None:
+            self._emitted[record["id"]] = (record, prov)
+            self.out.append((record, prov))
+            return
+        first, first_prov = earlier
+        if first_prov["entry"] == prov["entry"] or first == record:
+            return  # a shared rule reached from several units; a unit both a library and a faction define alike
+        differing = sorted(k for k in record if first.get(k) != record[k])
+        self.report.warning(data.name, prov["first_line"], "conflicting-duplicate",
+                            f"{record['id']} is defined again (entry {prov['entry']['id']} in {data.title}), differing "
+                            f"from {first_prov['file']}:{first_prov['first_line']} in {', '.join(differing)}; the first is kept",
+                            expected="the same values", found=", ".join(differing))
 
     def warn(self, data: DataFile, obj: dict, code: str, message: str, expected: str = "", found: str = "") -> None:
         self.report.warning(data.name, int(obj.get("$line", 1)), code,
@@ -131,7 +141,7 @@ class Reader:
                     if name.startswith("Faction: "):
                         counts[name[9:]] = counts.get(name[9:], 0) + 1
         if counts:
-            best = max(sorted(counts), key=lambda n: (n in data.title, counts[n]))
+            best = max(sorted(counts), key=lambda n: (_specificity(n, data.title), counts[n]))
             return FACTION_NAMES.get(best, best)
         return data.title.split(" - ")[-1].strip()
 
@@ -296,7 +306,7 @@ class Reader:
                 target.append(word)
         if not factions:
             factions = [self.catalogue_faction(data)]
-        bs_faction = max(factions, key=lambda n: n in data.title)
+        bs_faction = max(factions, key=lambda n: _specificity(n, data.title))
         faction = FACTION_NAMES.get(bs_faction, bs_faction)
         ds_id = ids.datasheet(faction, name)
         composition = self.composition(data, entry)
@@ -363,7 +373,7 @@ class Reader:
                 c = conditions[0]
                 if c.get("field") == "selections" and c.get("childId") == "model":
                     n = int(number(c.get("value")))
-                    models = {"atLeast": n, "greaterThan": n + 1}.get(str(c.get("type")))
+                    models = {"atLeast": n, "equalTo": n, "greaterThan": n + 1}.get(str(c.get("type")))
             if models is None or models < 1:
                 # Modifiers carry no id of their own: the unit's entry locates them.
                 self.warn(data, entry, "unsupported-modifier",
@@ -387,8 +397,7 @@ class Reader:
             record = self.rule_record(target.file, target.obj, None if core else faction)
             if record is None:
                 continue
-            if target.obj.get("id") not in ("", None) and record["id"] not in self._record_ids:
-                self.emit(record, target.file, target.obj)
+            self.emit(record, target.file, target.obj)
             abilities.append({"name": shown, "type": "core" if core else "faction", "text": None, "ref": record["id"]})
         for profile, context, pfile in walk.profiles:
             type_name = str(profile.get("typeName", ""))
@@ -431,6 +440,8 @@ class Reader:
     def model(self, data: DataFile, profile: dict, invulnerable: int | None) -> dict | None:
         chars = {str(c.get("name", "")).upper(): str(c.get("$text", "")).strip()
                  for c in profile.get("characteristics") or [] if isinstance(c, dict)}
+        # Aircraft: '20+"' in the data, '20"+' as printed.
+        chars["M"] = re.sub(r'^(\d+)\+(["”″])$', r"\1\2+", chars.get("M", "-"))
         try:
             model = {"name": clean_name(str(profile.get("name", ""))), "M": parse_inches(chars.get("M", "-"), "M"),
                      "T": parse_int(chars.get("T", ""), "T"), "Sv": parse_plus(chars.get("SV", ""), "Sv"),
@@ -552,6 +563,11 @@ class Reader:
                                      restriction=restriction)
         self.emit(record, data, entry)
         return record
+
+
+def _specificity(faction: str, title: str) -> tuple[bool, bool]:
+    """'Black Templars' before 'Adeptus Astartes' in 'Imperium - Adeptus Astartes - Black Templars'."""
+    return title.rsplit(" - ", 1)[-1].strip() == faction, faction in title
 
 
 def _leader(text: str) -> tuple[str, list[str]]:
