@@ -38,15 +38,24 @@ class Unconfined(ValueError):
     """A listed path that would leave the sources folder."""
 
 
-def confine(folder: Path, listed: str) -> Path:
-    """The path of `listed` inside `folder`; Unconfined when it would lead outside."""
+def confine(folder: Path, listed: str, roots: tuple[Path, ...] = ()) -> Path:
+    """The path of `listed` inside `folder`; Unconfined when it would lead outside.
+
+    `roots` are folders the user trusts besides (``warscribe build --data DIR``, e.g. a
+    BattleScribe checkout beside the project): a relative path with '..' may lead into
+    one of them, never anywhere else.
+    """
     if "\\" in listed or PureWindowsPath(listed).drive or PurePosixPath(listed).is_absolute():
         raise Unconfined("an absolute path (or a Windows one); list files relative to the manifest's folder")
-    if ".." in PurePosixPath(listed).parts:
-        raise Unconfined("'..' leads out of the manifest's folder")
     path = folder / listed
-    root = folder.resolve()
     real = path.resolve()
+    trusted = [r.resolve() for r in roots]
+    inside = next((r for r in trusted if real == r or r in real.parents), None)
+    if inside is not None:
+        return path
+    if ".." in PurePosixPath(listed).parts:
+        raise Unconfined("'..' leads out of the manifest's folder" + (" and out of the --data folders" if roots else ""))
+    root = folder.resolve()
     if real != root and root not in real.parents:
         raise Unconfined("a link that leads out of the manifest's folder")
     if path.is_dir():
@@ -57,8 +66,11 @@ def confine(folder: Path, listed: str) -> Path:
     return path
 
 
-def load_manifest(manifest: Path, report: Report, readers: dict) -> list[Source]:
-    """Stage 1: the manifest, with every entry checked (file present, checksum, fields)."""
+def load_manifest(manifest: Path, report: Report, readers: dict, roots: tuple[Path, ...] = ()) -> list[Source]:
+    """Stage 1: the manifest, with every entry checked (file present, checksum, fields).
+
+    Sources lie inside the manifest's folder, or inside one of `roots` (see confine).
+    """
     mname = _display(manifest)
     try:
         data = safeyaml.load_file(manifest)
@@ -94,7 +106,7 @@ def load_manifest(manifest: Path, report: Report, readers: dict) -> list[Source]
                          found=", ".join(sorted(map(str, entry))) if isinstance(entry, dict) else type(entry).__name__)
             continue
         try:
-            path = confine(manifest.parent, entry["file"])
+            path = confine(manifest.parent, entry["file"], roots)
         except Unconfined as exc:
             report.error(mname, line, "unconfined-source", f"sources[{index}] ({entry['file']}): {exc}; skipped",
                          expected="a path inside the manifest's folder", found=entry["file"])
@@ -119,6 +131,19 @@ def load_manifest(manifest: Path, report: Report, readers: dict) -> list[Source]
                 continue
             sources.append(src)
             continue
+        if entry["kind"] == "battlescribe":
+            # BattleScribe data: a folder (checksummed like an export), a data file or an archive.
+            if not (path.is_dir() or path.is_file()):
+                report.error(mname, line, "missing-source", f"BattleScribe data {entry['file']} does not exist",
+                             expected="a folder, a .gst/.cat/.json file or a .tar.xz/.zip archive", found="nothing")
+                continue
+            src.sha256 = folder_sha256(path) if path.is_dir() else _file_sha256(path)
+            if src.sha256 != entry["sha256"]:
+                report.error(src.name, 1, "checksum", "BattleScribe data differs from the manifest's checksum; skipped",
+                             expected=entry["sha256"], found=src.sha256)
+                continue
+            sources.append(src)
+            continue
         if not path.is_file():
             report.error(mname, line, "missing-source", f"source file {entry['file']} does not exist", expected="a file", found="nothing")
             continue
@@ -133,6 +158,15 @@ def load_manifest(manifest: Path, report: Report, readers: dict) -> list[Source]
             continue
         sources.append(src)
     return sources
+
+
+def _file_sha256(path: Path) -> str:
+    """A large file's checksum, read in blocks (an archive of the data is tens of MB)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 _PROJECT_MARKERS = (".git", "pyproject.toml", "mkdocs.yml")

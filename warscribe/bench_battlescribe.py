@@ -19,7 +19,8 @@ from pathlib import Path
 import yaml
 
 from warscribe.bench import _timed_build
-from warscribe.extract.battlescribe.files import checksum, open_source
+from warscribe.extract.battlescribe.files import open_source
+from warscribe.extract.wahapedia import folder_sha256
 from warscribe.schema.diagnostics import Report
 
 
@@ -54,7 +55,7 @@ def run_bench(args) -> int:
             folder.mkdir()
             size = _subset(members, count, folder)
             manifest = Path(tmp) / "manifest.yaml"
-            entry = {"file": "data", "original_name": data.name, "sha256": checksum(folder), "ruleset": ruleset,
+            entry = {"file": "data", "original_name": data.name, "sha256": folder_sha256(folder), "ruleset": ruleset,
                      "kind": "battlescribe"}
             manifest.write_text(yaml.safe_dump({"sources": [entry]}, sort_keys=False), encoding="utf-8")
             runs = [_timed_build(manifest, Path(tmp) / "out", allow_errors=True) for _ in range(args.repeat)]

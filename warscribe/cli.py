@@ -28,6 +28,7 @@ def _build(args: argparse.Namespace) -> int:
         out=Path(args.out),
         strict=args.strict,
         quiet=args.quiet,
+        roots=tuple(Path(d) for d in args.data),
     )
 
 
@@ -35,7 +36,7 @@ def _export(args: argparse.Namespace) -> int:
     from warscribe.build import run_export
 
     return run_export(manifest=_manifest(args), out=Path(args.out), fmt=args.format, quiet=args.quiet,
-                      build_time=args.build_time)
+                      build_time=args.build_time, roots=tuple(Path(d) for d in args.data))
 
 
 def _calc(args: argparse.Namespace) -> int:
@@ -96,6 +97,9 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--manifest", default=None, help="the sources' manifest (default: sources/manifest.yaml)")
     group.add_argument("--sources", default=None, metavar="DIR", help="a sources folder holding manifest.yaml")
+    p.add_argument("--data", action="append", default=[], metavar="DIR",
+                   help="a folder outside the manifest's that its sources may lie in, e.g. a BattleScribe "
+                        "checkout beside the project (repeatable)")
 
 
 def parser() -> argparse.ArgumentParser:

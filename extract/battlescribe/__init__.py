@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from warscribe.schema.diagnostics import Report
-from warscribe.extract.battlescribe.files import checksum, open_source
+from warscribe.extract.battlescribe.files import open_source
 from warscribe.extract.battlescribe.index import DataFile, Index
 from warscribe.extract.battlescribe.merge import add_records
 from warscribe.extract.battlescribe.tree import DataError, parse
@@ -42,20 +42,6 @@ def read(files: list[DataFile], report: Report) -> tuple[list[tuple[dict, dict]]
     """Records with their provenance, from the files of every BattleScribe source of a build."""
     index = Index(files, report)
     return Reader(index, report).read(), index
-
-
-def check_source(src, manifest_name: str, line: int, report: Report) -> bool:
-    """A manifest entry of kind battlescribe: the folder, file or archive exists and matches its checksum."""
-    if not (src.path.is_dir() or src.path.is_file()):
-        report.error(manifest_name, line, "missing-source", f"BattleScribe data {src.entry['file']} does not exist",
-                     expected="a folder, a .gst/.cat/.json file or a .tar.xz/.zip archive", found="nothing")
-        return False
-    src.sha256 = checksum(src.path)
-    if src.sha256 != src.entry["sha256"]:
-        report.error(cited_name(src.name), 1, "checksum", "BattleScribe data differs from the manifest's checksum; skipped",
-                     expected=src.entry["sha256"], found=src.sha256)
-        return False
-    return True
 
 
 def add_to_store(store, files: list[DataFile], sources, report: Report) -> None:

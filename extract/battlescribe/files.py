@@ -7,7 +7,6 @@ together at most ``MAX_TOTAL``; what is refused is reported by name.
 
 from __future__ import annotations
 
-import hashlib
 import tarfile
 import zipfile
 from dataclasses import dataclass
@@ -29,19 +28,6 @@ class Member:
 
 def is_archive(path: Path) -> bool:
     return path.is_file() and path.name.lower().endswith(ARCHIVES)
-
-
-def checksum(path: Path) -> str:
-    """A file's sha256; a folder's is the wahapedia-csv one (its files' checksums, in name order)."""
-    from warscribe.extract.wahapedia import folder_sha256
-
-    if path.is_dir():
-        return folder_sha256(path)
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _wanted(name: str, chosen: set[str] | None) -> bool:

@@ -343,3 +343,49 @@ def test_snapshot_reports_links_into_catalogues_it_was_not_given(snapshot):
     missing = [d for d in report.diagnostics if d.code == "missing-catalogue"]
     assert any("Imperium - Imperial Knights - Library" in d.message for d in missing)
     assert report.errors == []
+
+
+def test_data_outside_the_manifest_folder_needs_a_trusted_root(tmp_path):
+    project, data = tmp_path / "project", tmp_path / "bsdata"
+    project.mkdir()
+    shutil.copytree(FIXTURES / "json", data)
+    from warscribe.extract.wahapedia import folder_sha256
+
+    entry = {"file": "../bsdata", "original_name": "bsdata", "sha256": folder_sha256(data), "ruleset": "10e",
+             "kind": "battlescribe"}
+    manifest = project / "manifest.yaml"
+    manifest.write_text(json.dumps({"sources": [entry]}), encoding="utf-8")
+    refused = extract(manifest)
+    assert [e.code for e in refused.report.errors] == ["unconfined-source"] and refused.records == []
+    trusted = extract(manifest, roots=(data,))
+    assert trusted.report.errors == [] and any(r["id"] == "testers/alpha-squad" for r in trusted.records)
+    # a trusted root widens confinement to itself only
+    (tmp_path / "other").mkdir()
+    elsewhere = extract(manifest, roots=(tmp_path / "other",))
+    assert [e.code for e in elsewhere.report.errors] == ["unconfined-source"]
+
+
+def test_cli_builds_a_page_with_data_beside_the_project(tmp_path):
+    """`warscribe build --data DIR`: the written record has both provenances; the finding is in report.json."""
+    import subprocess
+    import sys
+
+    project, data = tmp_path / "project", tmp_path / "bsdata"
+    project.mkdir()
+    shutil.copy(PAGE, project / PAGE.name)
+    shutil.copytree(FIXTURES / "xml", data)
+    manifest = write_manifest(project, [{"file": PAGE.name, "ruleset": "10e", "kind": "datasheet-page", "faction": "Testers"}])
+    from warscribe.extract.wahapedia import folder_sha256
+
+    text = manifest.read_text(encoding="utf-8") + (
+        f"- file: ../bsdata\n  original_name: bsdata\n  sha256: {folder_sha256(data)}\n  ruleset: 10e\n  kind: battlescribe\n")
+    manifest.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "warscribe.cli", "build", "--manifest", str(manifest), "--data", str(data),
+                          "--out", str(out), "-q"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    bundle = json.loads((out / "json" / "warscribe.json").read_text(encoding="utf-8"))
+    [ds] = [r for r in bundle["data"]["datasheet"] if r["id"] == "testers/alpha-squad"]
+    assert sorted({s["file"] for s in ds["source"]}) == ["bsdata/Testers.cat", f"project/{PAGE.name}"]
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert [d["code"] for d in report["diagnostics"]].count("source-disagreement") == 1
