@@ -353,12 +353,13 @@ class Reader:
         return out
 
     def points(self, data: DataFile, entry: dict, composition: list[dict]) -> list[dict]:
-        """The unit's price, and the price per model count its modifiers set."""
+        """The unit's price, the price per model count its modifiers set, and prices under an army condition."""
         base = self.pts_of(entry)
         if base is None:
             return []
         smallest = max(sum(c["min"] for c in composition), 1)
         tiers = {smallest: int(base)}
+        conditional: list[dict] = []
         mods = [m for m in entry.get("modifiers") or [] if isinstance(m, dict)]
         for group in entry.get("modifierGroups") or []:
             if isinstance(group, dict):
@@ -368,21 +369,36 @@ class Reader:
             if str(mod.get("field")) not in self.pts:
                 continue
             conditions = mod.get("conditions") or []
-            models = None
-            if mod.get("type") == "set" and len(conditions) == 1 and not mod.get("conditionGroups") and not mod.get("repeats"):
-                c = conditions[0]
-                if c.get("field") == "selections" and c.get("childId") == "model":
-                    n = int(number(c.get("value")))
-                    models = {"atLeast": n, "equalTo": n, "greaterThan": n + 1}.get(str(c.get("type")))
-            if models is None or models < 1:
-                # Modifiers carry no id of their own: the unit's entry locates them.
-                self.warn(data, entry, "unsupported-modifier",
-                          f"{entry.get('name')!r}: cost modifier ({mod.get('type')} {mod.get('value')}) under conditions "
-                          "other than a model count; not read into points", expected="set pts when at least N models",
-                          found=_describe(mod))
+            simple = len(conditions) == 1 and not mod.get("conditionGroups") and not mod.get("repeats")
+            c = conditions[0] if simple else {}
+            value = int(number(mod.get("value")))
+            if mod.get("type") == "set" and c.get("field") == "selections" and c.get("childId") == "model":
+                n = int(number(c.get("value")))
+                models = {"atLeast": n, "equalTo": n, "greaterThan": n + 1}.get(str(c.get("type")))
+                if models and models >= 1:
+                    tiers[models] = value
+                    continue
+            army = self.army_condition(c) if simple else None
+            if army and mod.get("type") in ("set", "increment", "decrement"):
+                price = {"set": value, "increment": int(base) + value, "decrement": int(base) - value}[mod["type"]]
+                conditional.append({"models": smallest, "points": price, "condition": army})
                 continue
-            tiers[models] = int(number(mod.get("value")))
-        return [{"models": n, "points": p, "condition": None} for n, p in sorted(tiers.items())]
+            # Modifiers carry no id of their own: the unit's entry locates them.
+            self.warn(data, entry, "unsupported-modifier",
+                      f"{entry.get('name')!r}: cost modifier ({mod.get('type')} {mod.get('value')}) under conditions "
+                      "other than a model count or the army's faction; not read into points",
+                      expected="set pts when at least N models, or a price when the army is (not) a faction",
+                      found=_describe(mod))
+        return [{"models": n, "points": p, "condition": None} for n, p in sorted(tiers.items())] + conditional
+
+    def army_condition(self, condition: dict) -> str | None:
+        """'Army Faction is not Imperium - Agents of the Imperium' from an (not)instanceOf primary-catalogue test."""
+        if condition.get("scope") != "primary-catalogue" or condition.get("type") not in ("instanceOf", "notInstanceOf"):
+            return None
+        catalogue = self.index.by_id.get(str(condition.get("childId")))
+        if catalogue is None:
+            return None
+        return f"Army Faction is {'not ' if condition['type'] == 'notInstanceOf' else ''}{catalogue.title}"
 
     def abilities(self, walk: Walk, data: DataFile, faction: str, units: list[dict]):
         abilities: list[dict] = []

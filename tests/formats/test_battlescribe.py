@@ -72,6 +72,9 @@ def test_datasheet_through_links_shared_profiles_and_groups(form):
     assert ds["wargear_options"] == [{"text": "Alpha Marine: Weapon Choice: one of the following:",
                                       "choices": ["Bolt rifle", "Plasma gun"]}]
     assert ds["led_by"]["units"] == ["Captain Test"]
+    assert by_id["testers/captain-test"][0]["points"] == [
+        {"models": 1, "points": 85, "condition": None},
+        {"models": 1, "points": 95, "condition": "Army Faction is not Imperium - Testers"}]
     assert by_id["testers/captain-test"][0]["leader"] == {
         "text": "This model can be attached to the following units:", "units": ["Alpha Squad"]}
     assert sorted(ds["weapons"]) == ["testers/alpha-squad/bolt-rifle", "testers/alpha-squad/plasma-gun-supercharge",
@@ -328,7 +331,9 @@ def test_snapshot_inquisitor(snapshot):
     assert prov["entry"]["catalogue"] == "Imperium - Agents of the Imperium"
     assert ds["faction"] == "Imperial Agents" and ds["faction_keywords"] == ["AGENTS OF THE IMPERIUM"]
     assert sorted(ds["keywords"]) == ["CHARACTER", "GRENADES", "IMPERIUM", "INFANTRY", "INQUISITOR"]
-    assert ds["points"] == [{"models": 1, "points": 55, "condition": None}]
+    # +10 points outside an Agents of the Imperium army: the page's "Assigned Agent" price
+    assert ds["points"] == [{"models": 1, "points": 55, "condition": None},
+                            {"models": 1, "points": 65, "condition": "Army Faction is not Imperium - Agents of the Imperium"}]
     assert ds["models"] == [{"name": "Inquisitor", "M": 6, "T": 3, "Sv": 4, "W": 4, "Ld": 6, "OC": 1, "invulnerable": 5}]
     assert sorted(w.rsplit("/", 1)[1] for w in ds["weapons"]) == [
         "bolt-pistol", "combi-weapon", "force-weapon", "inquisitorial-melee-weapon", "psychic-shock-wave"]
