@@ -18,6 +18,8 @@ import json
 import re
 from xml.parsers import expat
 
+from warscribe.extract.encoding import decode_utf8
+
 MAX_DEPTH = 128
 
 
@@ -110,11 +112,11 @@ _ID_LINE = re.compile(rb'"id"\s*:\s*"([^"\\]*)"')
 
 def parse_json(data: bytes) -> dict:
     """The JSON form; objects with an id get ``$line`` from where their id is written."""
+    text, bad = decode_utf8(data)
+    if bad is not None:
+        raise DataError("not UTF-8", bad.line, bad.column, expected="UTF-8 text", found=bad.found)
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8: {exc.reason}", data[:exc.start].count(b"\n") + 1,
-                        expected="UTF-8 text", found=repr(data[exc.start:exc.start + 8])) from None
+        doc = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         raise DataError(f"malformed JSON: {exc.msg}", exc.lineno, exc.colno, expected="a JSON document",
                         found=_snippet(data, exc.lineno)) from None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from warscribe.extract import provenance
 from warscribe.schema import ids, records
 from warscribe.schema.abilities import parse_ability, parse_ability_list
 from warscribe.schema.diagnostics import Report
@@ -83,8 +84,9 @@ class Reader:
     # -- helpers ------------------------------------------------------------------------
 
     def prov(self, data: DataFile, obj: dict) -> dict:
-        return {"file": data.name, "first_line": int(obj.get("$line", 1)), "last_line": int(obj.get("$line", 1)),
-                "ruleset": data.ruleset, "entry": {"catalogue": data.title, "id": str(obj.get("id", ""))}}
+        line = int(obj.get("$line", 1))
+        return provenance.entry(data.name, line, line, data.ruleset,
+                                item={"catalogue": data.title, "id": str(obj.get("id", ""))})
 
     def emit(self, record: dict, data: DataFile, obj: dict) -> None:
         prov = self.prov(data, obj)
