@@ -23,6 +23,11 @@ from warscribe.schema.registry import fast_validator, schema
 KINDS_OF_SOURCE = tuple(schema("manifest")["$defs"]["entry"]["properties"]["kind"]["enum"])
 # Kinds whose `file` is a folder, checksummed over its files (see folder_sha256).
 FOLDER_KINDS = {"wahapedia-csv"}
+# Kinds read by their own readers, not as a text file: what they are, and what `file` may name.
+DATA_KINDS = {
+    "wahapedia-csv": ("export folder", "a folder of .csv files"),
+    "battlescribe": ("BattleScribe data", "a folder, a .gst/.cat/.json file or a .tar.xz/.zip archive"),
+}
 
 
 @dataclass
@@ -118,28 +123,16 @@ def load_manifest(manifest: Path, report: Report, readers: dict, roots: tuple[Pa
             continue
         listed[key] = index
         src = Source(path, _provenance_name(manifest, entry["file"]), entry)
-        if entry["kind"] in FOLDER_KINDS:
-            # An export is a folder; its checksum covers every file in it (see folder_sha256).
-            if not path.is_dir():
-                report.error(mname, line, "missing-source", f"export folder {entry['file']} does not exist",
-                             expected="a folder of .csv files", found="nothing" if not path.exists() else "a file")
-                continue
-            src.sha256 = folder_sha256(path)
-            if src.sha256 != entry["sha256"]:
-                report.error(src.name, 1, "checksum", "export folder differs from the manifest's checksum; skipped",
-                             expected=entry["sha256"], found=src.sha256)
-                continue
-            sources.append(src)
-            continue
-        if entry["kind"] == "battlescribe":
-            # BattleScribe data: a folder (checksummed like an export), a data file or an archive.
-            if not (path.is_dir() or path.is_file()):
-                report.error(mname, line, "missing-source", f"BattleScribe data {entry['file']} does not exist",
-                             expected="a folder, a .gst/.cat/.json file or a .tar.xz/.zip archive", found="nothing")
+        if entry["kind"] in DATA_KINDS:
+            # A folder (checksummed over its files, see folder_sha256) or, for some kinds, an archive.
+            what, expected = DATA_KINDS[entry["kind"]]
+            if not (path.is_dir() or (path.is_file() and entry["kind"] not in FOLDER_KINDS)):
+                report.error(mname, line, "missing-source", f"{what} {entry['file']} does not exist",
+                             expected=expected, found="nothing" if not path.exists() else "a file")
                 continue
             src.sha256 = folder_sha256(path) if path.is_dir() else _file_sha256(path)
             if src.sha256 != entry["sha256"]:
-                report.error(src.name, 1, "checksum", "BattleScribe data differs from the manifest's checksum; skipped",
+                report.error(src.name, 1, "checksum", f"{what} differs from the manifest's checksum; skipped",
                              expected=entry["sha256"], found=src.sha256)
                 continue
             sources.append(src)

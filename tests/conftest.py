@@ -31,33 +31,28 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
 
 
-def corpus_path(name: str) -> Path:
-    """A file of the shared BattleScribe corpus (../shared/corpus beside the repository).
+def _shared(variable: str, folder: str, name: str, what: str) -> Path:
+    """A file of the shared data beside the repository (../shared/<folder>), or of $variable.
 
     Missing data skips the test on a developer's machine but fails under CI, where the
-    corpus is always laid beside the clone: a skipped check must not pass for a green run.
+    shared data is always laid beside the clone: a skipped check must not pass for a green run.
     """
-    base = Path(os.environ.get("WARSCRIBE_CORPUS", ROOT.parent / "shared" / "corpus"))
-    path = base / name
+    path = Path(os.environ.get(variable, ROOT.parent / "shared" / folder)) / name
     if not path.is_file():
         if os.environ.get("CI"):
-            pytest.fail(f"corpus file {path} is missing")
-        pytest.skip(f"corpus file {path} is missing")
+            pytest.fail(f"{what} {path} is missing")
+        pytest.skip(f"{what} {path} is missing")
     return path
+
+
+def corpus_path(name: str) -> Path:
+    """A file of the shared BattleScribe corpus (../shared/corpus, or $WARSCRIBE_CORPUS)."""
+    return _shared("WARSCRIBE_CORPUS", "corpus", name, "corpus file")
 
 
 def bsdata_path(name: str) -> Path:
-    """A snapshot of the BattleScribe data (../shared/bsdata beside the repository, or WARSCRIBE_BSDATA).
-
-    Skipped when missing, except under CI, like the corpus.
-    """
-    base = Path(os.environ.get("WARSCRIBE_BSDATA", ROOT.parent / "shared" / "bsdata"))
-    path = base / name
-    if not path.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"BattleScribe snapshot {path} is missing")
-        pytest.skip(f"BattleScribe snapshot {path} is missing")
-    return path
+    """A snapshot of the BattleScribe data (../shared/bsdata, or $WARSCRIBE_BSDATA)."""
+    return _shared("WARSCRIBE_BSDATA", "bsdata", name, "BattleScribe snapshot")
 
 
 def write_manifest(folder: Path, entries: list[dict]) -> Path:

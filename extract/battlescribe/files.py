@@ -39,6 +39,20 @@ def _safe(name: str) -> bool:
     return not p.is_absolute() and ".." not in p.parts and "\\" not in name
 
 
+def _archive_members(path: Path):
+    """(name, size as the archive says, regular file?, read at most MAX_FILE + 1 bytes) in name order."""
+    if path.name.lower().endswith(".zip"):
+        with zipfile.ZipFile(path) as zf:
+            for info in sorted(zf.infolist(), key=lambda i: i.filename.encode()):
+                if not info.is_dir():
+                    yield info.filename, info.file_size, True, lambda i=info: zf.open(i).read(MAX_FILE + 1)
+        return
+    with tarfile.open(path, "r:*") as tf:
+        for info in sorted(tf.getmembers(), key=lambda i: i.name.encode()):
+            if not info.isdir():
+                yield info.name, info.size, info.isreg(), lambda i=info: tf.extractfile(i).read(MAX_FILE + 1)
+
+
 def open_source(path: Path, display: str, chosen: list[str] | None, report: Report) -> list[Member]:
     """The data files of `path` (folder, archive or single file), in name order."""
     wanted = set(chosen) if chosen else None
@@ -63,32 +77,18 @@ def open_source(path: Path, display: str, chosen: list[str] | None, report: Repo
         for p in sorted(path.iterdir(), key=lambda p: p.name.encode()):
             if p.is_file() and not p.is_symlink() and not p.name.startswith(".") and _wanted(p.name, wanted):
                 take(p.name, p.stat().st_size, p.read_bytes)
-    elif path.name.lower().endswith(".zip"):
-        try:
-            with zipfile.ZipFile(path) as zf:
-                for info in sorted(zf.infolist(), key=lambda i: i.filename.encode()):
-                    if info.is_dir() or not _wanted(info.filename, wanted):
-                        continue
-                    if not _safe(info.filename):
-                        report.error(display, 1, "unsafe-member", f"archive member {info.filename!r} refused",
-                                     expected="a relative path inside the archive", found=info.filename)
-                        continue
-                    take(info.filename, info.file_size, lambda i=info: zf.open(i).read(MAX_FILE + 1))
-        except (OSError, zipfile.BadZipFile, EOFError) as exc:
-            report.error(display, 1, "bad-archive", f"cannot read the archive: {exc}", expected="a zip archive")
     elif is_archive(path):
         try:
-            with tarfile.open(path, "r:*") as tf:
-                for info in sorted(tf.getmembers(), key=lambda i: i.name.encode()):
-                    if not _wanted(info.name, wanted):
-                        continue
-                    if not info.isreg() or not _safe(info.name):
-                        report.error(display, 1, "unsafe-member", f"archive member {info.name!r} refused",
-                                     expected="a regular file at a relative path", found=info.name)
-                        continue
-                    take(info.name, info.size, lambda i=info: tf.extractfile(i).read(MAX_FILE + 1))
-        except (OSError, tarfile.TarError, EOFError) as exc:
-            report.error(display, 1, "bad-archive", f"cannot read the archive: {exc}", expected="a tar archive")
+            for name, size, regular, read in _archive_members(path):
+                if not _wanted(name, wanted):
+                    continue
+                if not regular or not _safe(name):
+                    report.error(display, 1, "unsafe-member", f"archive member {name!r} refused",
+                                 expected="a regular file at a relative path inside the archive", found=name)
+                    continue
+                take(name, size, read)
+        except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError) as exc:
+            report.error(display, 1, "bad-archive", f"cannot read the archive: {exc}", expected="a tar or zip archive")
     elif path.is_file():
         take(path.name, path.stat().st_size, path.read_bytes, cited=display)
     if wanted:
