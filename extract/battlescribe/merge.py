@@ -92,6 +92,9 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
             continue
         ours_first = rank_of(prov["file"]) < rank_of(first["file"])
         kind = record["kind"]
+        if kind == "keyword":  # the datasheets carrying it: every source's
+            existing["datasheets"] = sorted(set(existing["datasheets"]) | set(record["datasheets"]))
+            existing["faction_keyword"] = existing["faction_keyword"] or record["faction_keyword"]
         filled: list[str] = []
         for name in COMPARED.get(kind, ()):
             if name not in record or name not in existing:

@@ -74,6 +74,8 @@ class Reader:
         self.report = report
         self.out: list[tuple[dict, dict]] = []  # (record, provenance)
         self._emitted: dict[str, tuple[dict, dict]] = {}  # id -> (record, provenance)
+        # (ruleset, KEYWORD) -> the category links that gave it: (file, link, a faction keyword?)
+        self._categories: dict[tuple[str, str], list[tuple[DataFile, dict, bool]]] = {}
         self._unknown_types: set[tuple[str, str]] = set()
         self.pts: set[str] = set()
         for f in index.files:
@@ -132,6 +134,7 @@ class Reader:
                         self.datasheet(data, entry)
             self.detachments(data, faction)
         self.led_by()
+        self.keywords()
         return self.out
 
     def catalogue_faction(self, data: DataFile) -> str:
@@ -306,6 +309,7 @@ class Reader:
             target = faction_keywords if cname.startswith("Faction: ") else keywords
             if word not in target:
                 target.append(word)
+                self._categories.setdefault((data.ruleset, word), []).append((data, c, cname.startswith("Faction: ")))
         if not factions:
             factions = [self.catalogue_faction(data)]
         bs_faction = max(factions, key=lambda n: _specificity(n, data.title))
@@ -524,6 +528,22 @@ class Reader:
             if "led_by" in record:
                 record["led_by"]["units"].sort()
                 record["models"] = record.pop("models")  # key order: as the constructor gives it
+
+    def keywords(self) -> None:
+        """A keyword record per category the datasheets carry, sourced at its category entry."""
+        carriers: dict[tuple[str, str], set[str]] = {}
+        for record, _p in self.out:
+            if record["kind"] == "datasheet":
+                for word in record["keywords"] + record["faction_keywords"]:
+                    carriers.setdefault((record["ruleset"], word), set()).add(record["id"])
+        for (ruleset, word), links in sorted(self._categories.items()):
+            data, link, faction = links[0]
+            target = self.index.resolve(data, link, ("categoryEntry",))
+            where, obj = (target.file, target.obj) if target else (data, link)
+            record = records.keyword(id=ids.keyword(ruleset, word), name=word, ruleset=ruleset,
+                                     faction_keyword=any(f for _d, _l, f in links),
+                                     datasheets=sorted(carriers.get((ruleset, word), ())), usage=[])
+            self.emit(record, where, obj)
 
     # -- detachments and enhancements -----------------------------------------------------
 

@@ -109,6 +109,10 @@ def test_rules_detachments_and_enhancements(form):
     assert detachment["enhancements"] == ["testers/test-host/enhancements/shiny-relic"]
     relic = by_id["testers/test-host/enhancements/shiny-relic"][0]
     assert (relic["points"], relic["restriction"], relic["text"]) == (15, "TESTERS model only.", "The bearer has the Stealth ability.")
+    infantry, prov = by_id["10e/keywords/infantry"]
+    assert (infantry["datasheets"], infantry["faction_keyword"]) == (["testers/alpha-squad", "testers/captain-test"], False)
+    assert prov["entry"] == {"catalogue": "Test System", "id": "cat-infantry"}  # the category's definition
+    assert by_id["10e/keywords/testers"][0]["faction_keyword"] is True
     for record, prov in by_id.values():
         assert record_errors(dict(record, source=[prov])) == [], record["id"]
 
@@ -262,6 +266,8 @@ def test_a_page_and_a_catalogue_disagreeing_on_one_cost_make_one_record_and_one_
     assert files == [("datasheet-testers-alpha-squad.10e.txt", None, None), ("Testers.cat", "unit-alpha", None),
                      ("Testers.cat", "unit-alpha", ["models", "led_by"])]
     assert "models" in ds and list(ds)[-1] == "source" and list(ds).index("led_by") < list(ds).index("models")
+    # keywords: the datasheets of every source
+    assert next(r for r in result.records if r["id"] == "10e/keywords/character")["datasheets"] == ["testers/captain-test"]
     # the weapons agree: one record each, with both provenances and no finding
     rifle = next(r for r in result.records if r["id"] == "testers/alpha-squad/bolt-rifle")
     assert len({s["file"] for s in rifle["source"]}) == 2
