@@ -30,7 +30,7 @@ FACTION_NAMES = {
 WEAPON_TYPES = {"Ranged Weapons": "ranged", "Melee Weapons": "melee"}
 # Army-building bookkeeping reached through units' links; not part of a datasheet.
 _NOT_WARGEAR = re.compile(r"enhancement|crusade|battle honour|battle scar|weapon modification|^warlord$|"
-                          r"requisition|relic|upgrades?$|detachment", re.I)
+                          r"requisition|detachment", re.I)
 _KEYWORD = re.compile(r"^[A-Z0-9][A-Z0-9 '’\-]*$")
 _COUNT_PREFIX = re.compile(r"^\s*\d+(?:\s*-\s*\d+)?\s+")
 _BULLET = re.compile(r"^\s*(?:[-■•*]|\d+\.)\s*")
@@ -58,12 +58,9 @@ def plain(text: str) -> str:
 class Walk:
     """What a unit's tree holds, gathered through its links."""
 
-    file: DataFile
     profiles: list[tuple[dict, str, DataFile]] = field(default_factory=list)  # (profile, context, file)
     rules: list[tuple[str, Target]] = field(default_factory=list)  # (shown name, rule)
-    categories: list[dict] = field(default_factory=list)
     options: list[dict] = field(default_factory=list)  # wargear options
-    costs: dict[str, float] = field(default_factory=dict)
 
 
 class Reader:
@@ -259,7 +256,7 @@ class Reader:
     def option(self, walk: Walk, group: dict, owner_name: str) -> None:
         """A choice group whose options carry weapons or wargear, as readable text."""
         names = [clean_name(str(e.get("name", ""))) for e in (group.get("selectionEntries") or []) + (group.get("entryLinks") or [])
-                 if isinstance(e, dict) and not flag(e.get("hidden"))]
+                 if isinstance(e, dict) and not flag(e.get("hidden")) and not _NOT_WARGEAR.search(str(e.get("name", "")))]
         if len(names) < 2 or any(isinstance(e, dict) and e.get("type") == "model" for e in group.get("selectionEntries") or []):
             return
         lo, hi = self.bounds(group)
@@ -288,7 +285,7 @@ class Reader:
         if flag(entry.get("hidden")):
             self.warn(data, entry, "hidden-entry", f"unit {name!r} is hidden in the data; not made a datasheet")
             return
-        walk = Walk(data)
+        walk = Walk()
         self.walk(walk, data, entry, "datasheet", (str(entry.get("id")),), 0)
         units = [p for p, ctx, _f in walk.profiles if p.get("typeName") == "Unit"]
         if not units:
