@@ -496,7 +496,10 @@ class Reader:
                 self.warn(pfile, profile, "bad-characteristic", f"weapon {name!r}: {exc}; weapon left out",
                           expected="Range, A, BS/WS, S, AP, D values", found=", ".join(f"{k}={v}" for k, v in chars.items()))
                 continue
-            abilities, _problems = parse_ability_list(chars.get("KEYWORDS", ""))
+            abilities, problems = parse_ability_list(chars.get("KEYWORDS", ""))
+            for problem in problems:  # kept as written (a weapon-specific rule is `custom`), and said
+                self.warn(pfile, profile, "weapon-ability", f"weapon {name!r}: {problem.text!r}: {problem.message}",
+                          expected="an ability of the vocabulary (schema/abilities.py)", found=problem.text)
             wid = ids.weapon(ds_id, name)
             if wid in out:
                 continue
