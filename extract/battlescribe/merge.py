@@ -101,7 +101,7 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
                 continue
             if existing[name] in (None, [], "") or record[name] in (None, [], ""):
                 # One source does not give it (a page lists no enhancements): nothing to disagree on.
-                if existing[name] in (None, [], ""):
+                if existing[name] in (None, [], "") and record[name] not in (None, [], ""):
                     existing[name] = record[name]
                     filled.append(name)
                 continue
@@ -118,6 +118,10 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
                            found=f"{shown(kind, name, other[name])} [{cite(other_prov)}]")
             if ours_first:
                 existing[name] = record[name]
+        for k in ("leader", "led_by"):  # a list lost in scraping ("This unit can be led by:" and nothing)
+            if k in existing and k in record and not existing[k]["units"] and record[k]["units"]:
+                existing[k] = dict(existing[k], units=record[k]["units"])
+                filled.append(k)
         added = filled + [k for k in ADDED if k in record and k not in existing]
         for k in added:
             existing[k] = record[k]

@@ -400,3 +400,26 @@ def test_cli_builds_a_page_with_data_beside_the_project(tmp_path):
     assert sorted({s["file"] for s in ds["source"]}) == ["bsdata/Testers.cat", f"project/{PAGE.name}"]
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert [d["code"] for d in report["diagnostics"]].count("source-disagreement") == 1
+
+
+def test_an_empty_list_on_the_page_is_filled_not_a_disagreement():
+    from warscribe.extract.battlescribe.merge import add_records
+    from warscribe.extract.store import Store
+    from warscribe.schema import records
+
+    def sheet(led_by: list[str], source: str) -> dict:
+        return records.datasheet(
+            id="testers/alpha-squad", name="Alpha Squad", ruleset="10e", faction="Testers", keywords=["INFANTRY"],
+            faction_keywords=["TESTERS"], composition=[], points=[], abilities=[], weapons=[], wargear_options=[],
+            led_by={"text": "This unit can be led by the following units:", "units": led_by},
+            source=[{"file": source, "first_line": 1, "last_line": 1, "ruleset": "10e"}])
+
+    report = Report()
+    store = Store(report, {})
+    store.records["testers/alpha-squad"] = sheet([], "page.txt")
+    catalogue = sheet(["Captain Test"], "bs/Testers.cat")
+    prov = catalogue.pop("source")[0]
+    add_records(store, [(catalogue, prov)], {"page.txt": 0, "bs/Testers.cat": 1}.get, report)
+    merged = store.records["testers/alpha-squad"]
+    assert merged["led_by"]["units"] == ["Captain Test"] and report.diagnostics == []
+    assert merged["source"][-1]["fields"] == ["led_by"]
