@@ -122,9 +122,10 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
             if k in existing and k in record and not existing[k]["units"] and record[k]["units"]:
                 existing[k] = dict(existing[k], units=record[k]["units"])
                 filled.append(k)
-        added = filled + [k for k in ADDED if k in record and k not in existing]
-        for k in added:
+        new_fields = [k for k in ADDED if k in record and k not in existing]
+        for k in new_fields:
             existing[k] = record[k]
+        added = filled + new_fields
         _reorder(existing)
         entries = [prov]
         if added:
