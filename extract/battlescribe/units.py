@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from warscribe.extract import provenance
 from warscribe.schema import ids, records
-from warscribe.schema.abilities import parse_ability, parse_ability_list
+from warscribe.schema.abilities import ABILITIES, parse_ability_list
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.text import clean_name
 from warscribe.schema.values import parse_ap, parse_dice, parse_inches, parse_int, parse_plus, parse_range, parse_skill
@@ -28,6 +28,8 @@ FACTION_NAMES = {
     "Heretic Astartes": "Chaos Space Marines", "Asuryani": "Aeldari", "Legiones Daemonica": "Chaos Daemons",
 }
 WEAPON_TYPES = {"Ranged Weapons": "ranged", "Melee Weapons": "melee"}
+# A weapon ability's rule by its name without the parameter: 'SUSTAINED HITS' -> sustained-hits.
+_WEAPON_RULES = {name.replace("-", " "): ability_id for ability_id, (name, _kind) in ABILITIES.items()}
 # Army-building bookkeeping reached through units' links; not part of a datasheet.
 _NOT_WARGEAR = re.compile(r"enhancement|crusade|battle honour|battle scar|weapon modification|^warlord$|"
                           r"requisition|detachment", re.I)
@@ -74,6 +76,9 @@ class Reader:
         # (ruleset, KEYWORD) -> the category links that gave it: (file, link, a faction keyword?)
         self._categories: dict[tuple[str, str], list[tuple[DataFile, dict, bool]]] = {}
         self._unknown_types: set[tuple[str, str]] = set()
+        # Entries an army list offers: the root entries and root links of every file.
+        self.offered = {str(e.get(key)) for f in index.files for group, key in (("entryLinks", "targetId"), ("selectionEntries", "id"))
+                        for e in f.root.get(group) or [] if isinstance(e, dict)}
         self.pts: set[str] = set()
         for f in index.files:
             for cost in f.root.get("costTypes") or []:
@@ -127,8 +132,12 @@ class Reader:
             self.shared_rules(data, faction)
             for key in ("sharedSelectionEntries", "selectionEntries"):
                 for entry in data.root.get(key) or []:
-                    if isinstance(entry, dict) and entry.get("type") in ("unit", "model"):
-                        self.datasheet(data, entry)
+                    if not isinstance(entry, dict) or entry.get("type") not in ("unit", "model"):
+                        continue
+                    # A shared model no army list offers is a model of other units (a squad's sergeant).
+                    if entry["type"] == "model" and key == "sharedSelectionEntries" and str(entry.get("id")) not in self.offered:
+                        continue
+                    self.datasheet(data, entry)
             self.detachments(data, faction)
         self.led_by()
         self.keywords()
@@ -164,10 +173,10 @@ class Reader:
                       expected="a name and a description", found=name or "no name")
             return None
         if faction is None:
-            parsed, _ = parse_ability(name)
-            if parsed and parsed["id"] != "custom" and parsed.get("text", "").strip("[]").lower() == name.lower():
-                return records.ability(id=ids.weapon_ability(data.ruleset, parsed["id"]), name=name,
-                                       ruleset=data.ruleset, type="weapon", ability_id=parsed["id"], text=text)
+            ability_id = _WEAPON_RULES.get(re.sub(r"[\s\-]*(?:X|\d+\+?)?$", "", name).upper().replace("-", " "))
+            if ability_id:  # 'Melta', 'Anti-', 'Sustained Hits': the rule of a weapon ability
+                return records.ability(id=ids.weapon_ability(data.ruleset, ability_id), name=name,
+                                       ruleset=data.ruleset, type="weapon", ability_id=ability_id, text=text)
             return records.ability(id=ids.core_ability(data.ruleset, name), name=name, ruleset=data.ruleset,
                                    type="core", text=text)
         return records.ability(id=ids.faction_ability(faction, name), name=name, ruleset=data.ruleset,
@@ -312,20 +321,21 @@ class Reader:
         bs_faction = max(factions, key=lambda n: _specificity(n, data.title))
         faction = FACTION_NAMES.get(bs_faction, bs_faction)
         ds_id = ids.datasheet(faction, name)
-        composition = self.composition(data, entry)
+        composition, model_costs = self.composition(data, entry)
         abilities, leader, models = self.abilities(walk, data, faction, units)
         weapons = self.weapons(walk, data, ds_id)
         record = records.datasheet(
             id=ds_id, name=name, ruleset=data.ruleset, faction=faction, keywords=keywords,
             faction_keywords=faction_keywords, composition=composition,
-            points=self.points(data, entry, composition), abilities=abilities, weapons=weapons,
+            points=self.points(data, entry, composition, model_costs), abilities=abilities, weapons=weapons,
             wargear_options=walk.options, leader=leader or records.OMIT, models=models)
         self.emit(record, data, entry)
 
-    def composition(self, data: DataFile, entry: dict) -> list[dict]:
+    def composition(self, data: DataFile, entry: dict) -> tuple[list[dict], list[float | None]]:
+        """Model lines with their min/max, and each line's points per model where its models cost any."""
         if entry.get("type") == "model":
-            return [{"name": clean_name(str(entry.get("name"))), "min": 1, "max": 1}]
-        out = []
+            return [{"name": clean_name(str(entry.get("name"))), "min": 1, "max": 1}], [None]
+        out, costs = [], []
 
         def models_in(obj: dict, file: DataFile, depth: int) -> list[tuple[dict, DataFile]]:
             found = [(e, file) for e in obj.get("selectionEntries") or [] if isinstance(e, dict)]
@@ -336,9 +346,13 @@ class Reader:
                         found.append((dict(t.obj, **{k: v for k, v in link.items() if k == "constraints" and v}), t.file))
             return [(e, f) for e, f in found if e.get("type") == "model" and not flag(e.get("hidden"))]
 
+        def line(name: str, lo: int, hi: int | None, models: list[dict]) -> None:
+            out.append({"name": name, "min": lo, "max": max(hi or lo or 1, 1)})
+            prices = {self.pts_of(m) for m in models}
+            costs.append(prices.pop() if len(prices) == 1 else None)
+
         for model, _f in models_in(entry, data, 0):
-            lo, hi = self.bounds(model)
-            out.append({"name": clean_name(str(model.get("name"))), "min": lo, "max": max(hi or lo or 1, 1)})
+            line(clean_name(str(model.get("name"))), *self.bounds(model), [model])
         for group in entry.get("selectionEntryGroups") or []:
             if not isinstance(group, dict) or flag(group.get("hidden")):
                 continue
@@ -347,21 +361,31 @@ class Reader:
                 continue
             lo, hi = self.bounds(group)
             if hi is not None:
-                out.append({"name": _COUNT_PREFIX.sub("", clean_name(str(group.get("name")))) or str(group.get("name")),
-                            "min": lo, "max": max(hi, 1)})
+                line(_COUNT_PREFIX.sub("", clean_name(str(group.get("name")))) or str(group.get("name")), lo, hi,
+                     [m for m, _f in inner])
             else:
                 for model, _f in inner:
-                    mlo, mhi = self.bounds(model)
-                    out.append({"name": clean_name(str(model.get("name"))), "min": mlo, "max": max(mhi or mlo or 1, 1)})
-        return out
+                    line(clean_name(str(model.get("name"))), *self.bounds(model), [model])
+        return out, costs
 
-    def points(self, data: DataFile, entry: dict, composition: list[dict]) -> list[dict]:
-        """The unit's price, the price per model count its modifiers set, and prices under an army condition."""
+    def points(self, data: DataFile, entry: dict, composition: list[dict], model_costs: list[float | None]) -> list[dict]:
+        """The unit's price, the price per model count its modifiers set, and prices under an army condition.
+
+        Where the models carry the cost (War Walkers: 85 each), the price of the smallest and the
+        largest unit.
+        """
         base = self.pts_of(entry)
-        if base is None:
-            return []
         smallest = max(sum(c["min"] for c in composition), 1)
-        tiers = {smallest: int(base)}
+        largest = max(sum(c["max"] for c in composition), smallest)
+        per_model = bool(model_costs) and all(c is not None for c in model_costs) and any(model_costs)
+        if per_model:
+            tiers = {n: int((base or 0) + sum(c[key] * cost for c, cost in zip(composition, model_costs)))
+                     for n, key in ((smallest, "min"), (largest, "max"))}
+            base = tiers[smallest]
+        elif base is None:
+            return []
+        else:
+            tiers = {smallest: int(base)}
         conditional: list[dict] = []
         mods = [m for m in entry.get("modifiers") or [] if isinstance(m, dict)]
         for group in entry.get("modifierGroups") or []:

@@ -72,6 +72,10 @@ def test_datasheet_through_links_shared_profiles_and_groups(form):
     assert ds["wargear_options"] == [{"text": "Alpha Marine: Weapon Choice: one of the following:",
                                       "choices": ["Bolt rifle", "Plasma gun"]}]
     assert ds["led_by"]["units"] == ["Captain Test"]
+    # the models carry the cost: the smallest and the largest unit's price
+    assert by_id["testers/walkers"][0]["points"] == [{"models": 1, "points": 60, "condition": None},
+                                                     {"models": 3, "points": 180, "condition": None}]
+    assert "testers/squad-sergeant" not in by_id  # a shared model no army list offers: part of other units
     assert by_id["testers/captain-test"][0]["points"] == [
         {"models": 1, "points": 85, "condition": None},
         {"models": 1, "points": 95, "condition": "Army Faction is not Imperium - Testers"}]
