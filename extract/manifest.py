@@ -23,6 +23,11 @@ from warscribe.schema.registry import fast_validator, schema
 KINDS_OF_SOURCE = tuple(schema("manifest")["$defs"]["entry"]["properties"]["kind"]["enum"])
 # Kinds whose `file` is a folder, checksummed over its files (see folder_sha256).
 FOLDER_KINDS = {"wahapedia-csv"}
+# Kinds read by their own readers, not as a text file: what they are, and what `file` may name.
+DATA_KINDS = {
+    "wahapedia-csv": ("export folder", "a folder of .csv files"),
+    "battlescribe": ("BattleScribe data", "a folder, a .gst/.cat/.json file or a .tar.xz/.zip archive"),
+}
 
 
 @dataclass
@@ -38,15 +43,24 @@ class Unconfined(ValueError):
     """A listed path that would leave the sources folder."""
 
 
-def confine(folder: Path, listed: str) -> Path:
-    """The path of `listed` inside `folder`; Unconfined when it would lead outside."""
+def confine(folder: Path, listed: str, roots: tuple[Path, ...] = ()) -> Path:
+    """The path of `listed` inside `folder`; Unconfined when it would lead outside.
+
+    `roots` are folders the user trusts besides (``warscribe build --data DIR``, e.g. a
+    BattleScribe checkout beside the project): a relative path with '..' may lead into
+    one of them, never anywhere else.
+    """
     if "\\" in listed or PureWindowsPath(listed).drive or PurePosixPath(listed).is_absolute():
         raise Unconfined("an absolute path (or a Windows one); list files relative to the manifest's folder")
-    if ".." in PurePosixPath(listed).parts:
-        raise Unconfined("'..' leads out of the manifest's folder")
     path = folder / listed
-    root = folder.resolve()
     real = path.resolve()
+    trusted = [r.resolve() for r in roots]
+    inside = next((r for r in trusted if real == r or r in real.parents), None)
+    if inside is not None:
+        return path
+    if ".." in PurePosixPath(listed).parts:
+        raise Unconfined("'..' leads out of the manifest's folder" + (" and out of the --data folders" if roots else ""))
+    root = folder.resolve()
     if real != root and root not in real.parents:
         raise Unconfined("a link that leads out of the manifest's folder")
     if path.is_dir():
@@ -57,8 +71,11 @@ def confine(folder: Path, listed: str) -> Path:
     return path
 
 
-def load_manifest(manifest: Path, report: Report, readers: dict) -> list[Source]:
-    """Stage 1: the manifest, with every entry checked (file present, checksum, fields)."""
+def load_manifest(manifest: Path, report: Report, readers: dict, roots: tuple[Path, ...] = ()) -> list[Source]:
+    """Stage 1: the manifest, with every entry checked (file present, checksum, fields).
+
+    Sources lie inside the manifest's folder, or inside one of `roots` (see confine).
+    """
     mname = _display(manifest)
     try:
         data = safeyaml.load_file(manifest)
@@ -94,7 +111,7 @@ def load_manifest(manifest: Path, report: Report, readers: dict) -> list[Source]
                          found=", ".join(sorted(map(str, entry))) if isinstance(entry, dict) else type(entry).__name__)
             continue
         try:
-            path = confine(manifest.parent, entry["file"])
+            path = confine(manifest.parent, entry["file"], roots)
         except Unconfined as exc:
             report.error(mname, line, "unconfined-source", f"sources[{index}] ({entry['file']}): {exc}; skipped",
                          expected="a path inside the manifest's folder", found=entry["file"])
@@ -106,15 +123,16 @@ def load_manifest(manifest: Path, report: Report, readers: dict) -> list[Source]
             continue
         listed[key] = index
         src = Source(path, _provenance_name(manifest, entry["file"]), entry)
-        if entry["kind"] in FOLDER_KINDS:
-            # An export is a folder; its checksum covers every file in it (see folder_sha256).
-            if not path.is_dir():
-                report.error(mname, line, "missing-source", f"export folder {entry['file']} does not exist",
-                             expected="a folder of .csv files", found="nothing" if not path.exists() else "a file")
+        if entry["kind"] in DATA_KINDS:
+            # A folder (checksummed over its files, see folder_sha256) or, for some kinds, an archive.
+            what, expected = DATA_KINDS[entry["kind"]]
+            if not (path.is_dir() or (path.is_file() and entry["kind"] not in FOLDER_KINDS)):
+                report.error(mname, line, "missing-source", f"{what} {entry['file']} does not exist",
+                             expected=expected, found="nothing" if not path.exists() else "a file")
                 continue
-            src.sha256 = folder_sha256(path)
+            src.sha256 = folder_sha256(path) if path.is_dir() else _file_sha256(path)
             if src.sha256 != entry["sha256"]:
-                report.error(src.name, 1, "checksum", "export folder differs from the manifest's checksum; skipped",
+                report.error(src.name, 1, "checksum", f"{what} differs from the manifest's checksum; skipped",
                              expected=entry["sha256"], found=src.sha256)
                 continue
             sources.append(src)
@@ -133,6 +151,15 @@ def load_manifest(manifest: Path, report: Report, readers: dict) -> list[Source]
             continue
         sources.append(src)
     return sources
+
+
+def _file_sha256(path: Path) -> str:
+    """A large file's checksum, read in blocks (an archive of the data is tens of MB)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 _PROJECT_MARKERS = (".git", "pyproject.toml", "mkdocs.yml")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 
 from warscribe.schema.diagnostics import Report
+from warscribe.extract import battlescribe
 from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
@@ -39,18 +40,25 @@ def register_reader(suffix: str, reader) -> None:
     READERS[suffix] = reader
 
 
-def extract(manifest: Path) -> Result:
-    """Run every stage on the sources in `manifest` and return validated records."""
+def extract(manifest: Path, roots: tuple[Path, ...] = ()) -> Result:
+    """Run every stage on the sources in `manifest` and return validated records.
+
+    `roots`: folders outside the manifest's that its sources may also lie in (see load_manifest).
+    """
     report = Report()
-    sources = load_manifest(manifest, report, READERS)
+    sources = load_manifest(manifest, report, READERS, roots)
 
     # Stage 2: read.
     documents: list[Document] = []
     exports = []
-    for src in sources:
+    bsdata = []
+    for rank, src in enumerate(sources):
         prov_name = src.name
         if src.entry["kind"] == "wahapedia-csv":
             exports.append(load_export(src.path, prov_name, src.entry["ruleset"], report))
+            continue
+        if src.entry["kind"] == "battlescribe":
+            bsdata += battlescribe.load(src.path, prov_name, src.entry["ruleset"], rank, src.entry.get("files"), report)
             continue
         reader = READERS[src.path.suffix]
         doc = reader(prov_name, src.path.read_bytes(), src.entry["ruleset"], src.entry["kind"], src.entry, report)
@@ -73,6 +81,8 @@ def extract(manifest: Path) -> Result:
     linker.link_keywords()
     for export in exports:
         add_export(store, export, report)
+    if bsdata:
+        battlescribe.add_to_store(store, bsdata, sources, report)
     records = store.finish()
     _resolve_references(records, report)
 

@@ -1,7 +1,8 @@
 """Provenance entries (a record's ``source``): which file, which lines, which ruleset.
 
-Text and HTML pages give lines of a Document; the Wahapedia export gives table rows.
-Both become the same entries here; ``fields`` names the fields an entry backs when it
+Text and HTML pages give lines of a Document; the Wahapedia export gives table rows;
+BattleScribe data gives entries (``entry``: catalogue and entry id, beside the line).
+All become the same entries here; ``fields`` names the fields an entry backs when it
 backs only some of the record (model characteristics added from the export).
 """
 
@@ -14,10 +15,14 @@ from warscribe.extract.lines import Document, Line
 GAP = 4
 
 
-def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list[str] | None = None) -> dict:
+def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list[str] | None = None,
+          item: dict | None = None) -> dict:
+    """`item`: for structured data, the entry read ({catalogue, id} of a BattleScribe entry)."""
     out = {"file": file, "first_line": first_line, "last_line": last_line, "ruleset": ruleset}
     if fields:
         out["fields"] = fields
+    if item:
+        out["entry"] = item
     return out
 
 

@@ -31,19 +31,28 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
 
 
-def corpus_path(name: str) -> Path:
-    """A file of the shared BattleScribe corpus (../shared/corpus beside the repository).
+def _shared(variable: str, folder: str, name: str, what: str) -> Path:
+    """A file of the shared data beside the repository (../shared/<folder>), or of $variable.
 
     Missing data skips the test on a developer's machine but fails under CI, where the
-    corpus is always laid beside the clone: a skipped check must not pass for a green run.
+    shared data is always laid beside the clone: a skipped check must not pass for a green run.
     """
-    base = Path(os.environ.get("WARSCRIBE_CORPUS", ROOT.parent / "shared" / "corpus"))
-    path = base / name
+    path = Path(os.environ.get(variable, ROOT.parent / "shared" / folder)) / name
     if not path.is_file():
         if os.environ.get("CI"):
-            pytest.fail(f"corpus file {path} is missing")
-        pytest.skip(f"corpus file {path} is missing")
+            pytest.fail(f"{what} {path} is missing")
+        pytest.skip(f"{what} {path} is missing")
     return path
+
+
+def corpus_path(name: str) -> Path:
+    """A file of the shared BattleScribe corpus (../shared/corpus, or $WARSCRIBE_CORPUS)."""
+    return _shared("WARSCRIBE_CORPUS", "corpus", name, "corpus file")
+
+
+def bsdata_path(name: str) -> Path:
+    """A snapshot of the BattleScribe data (../shared/bsdata, or $WARSCRIBE_BSDATA)."""
+    return _shared("WARSCRIBE_BSDATA", "bsdata", name, "BattleScribe snapshot")
 
 
 def write_manifest(folder: Path, entries: list[dict]) -> Path:
@@ -52,10 +61,13 @@ def write_manifest(folder: Path, entries: list[dict]) -> Path:
 
     import yaml
 
+    from warscribe.extract.wahapedia import folder_sha256
+
     sources = []
     for e in entries:
-        data = (folder / e["file"]).read_bytes()
-        sources.append({"original_name": e["file"], "sha256": hashlib.sha256(data).hexdigest(), **e})
+        path = folder / e["file"]
+        sha = folder_sha256(path) if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
+        sources.append({"original_name": Path(e["file"]).name, "sha256": sha, **e})
     path = folder / "manifest.yaml"
     path.write_text(yaml.safe_dump({"sources": sources}, sort_keys=False), encoding="utf-8")
     return path

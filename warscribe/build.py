@@ -129,8 +129,9 @@ def _unreadable(result: Result) -> list:
     return [d for d in result.report.errors if d.code in _UNREADABLE]
 
 
-def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False, site: bool = True) -> int:
-    result = extract(manifest)
+def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False, site: bool = True,
+              roots: tuple[Path, ...] = ()) -> int:
+    result = extract(manifest, roots)
     report = build_report(result)
     stream = sys.stdout
     if _unreadable(result) or not result.sources:
@@ -217,8 +218,9 @@ def export_manifest(result: Result, out: Path, build_time: bool = False) -> dict
     return manifest
 
 
-def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_time: bool = False) -> int:
-    result = extract(manifest)
+def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_time: bool = False,
+               roots: tuple[Path, ...] = ()) -> int:
+    result = extract(manifest, roots)
     if _unreadable(result) or not result.sources:
         for d in result.report.sorted():
             print(d.render(), file=sys.stderr)

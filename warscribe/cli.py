@@ -29,6 +29,7 @@ def _build(args: argparse.Namespace) -> int:
         strict=args.strict,
         quiet=args.quiet,
         site=not args.no_site,
+        roots=tuple(Path(d) for d in args.data),
     )
 
 
@@ -52,7 +53,7 @@ def _export(args: argparse.Namespace) -> int:
     from warscribe.build import run_export
 
     return run_export(manifest=_manifest(args), out=Path(args.out), fmt=args.format, quiet=args.quiet,
-                      build_time=args.build_time)
+                      build_time=args.build_time, roots=tuple(Path(d) for d in args.data))
 
 
 def _calc(args: argparse.Namespace) -> int:
@@ -84,6 +85,8 @@ def _bench(args: argparse.Namespace) -> int:
         from warscribe.bench_engine import run_bench
     elif args.target == "matrix":
         from warscribe.bench_matrix import run_bench
+    elif args.target == "battlescribe":
+        from warscribe.bench_battlescribe import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
@@ -124,6 +127,9 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--manifest", default=None, help="the sources' manifest (default: sources/manifest.yaml)")
     group.add_argument("--sources", default=None, metavar="DIR", help="a sources folder holding manifest.yaml")
+    p.add_argument("--data", action="append", default=[], metavar="DIR",
+                   help="a folder outside the manifest's that its sources may lie in, e.g. a BattleScribe "
+                        "checkout beside the project (repeatable)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -213,7 +219,10 @@ def parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_census)
 
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix"])
+    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix", "battlescribe"])
+    k.add_argument("data", nargs="?", default=str(ROOT.parent / "shared" / "bsdata" / "wh40k-10e-801555b.tar.xz"),
+                   help="battlescribe: a snapshot of the data (folder, .tar.xz or .zip)")
+    k.add_argument("--ruleset", choices=["10e", "11e"], default="10e", help="battlescribe: the data's edition")
     k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")
     k.add_argument("--peer", default=None, metavar="PATH",

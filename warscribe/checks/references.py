@@ -106,7 +106,8 @@ def _datasheet_names(ctx, ds) -> Iterator[Diagnostic]:
                                   ds, snippet=name, expected=f"a {ruleset} keyword record named {name}")
     for ab in ds.get("abilities") or []:
         if ab.get("type") in ("core", "faction") and ab.get("text") is None:
-            if not ctx.bundle.named(ab["name"], "ability", ruleset):
+            # 'Deadly Demise D3' points at the rule Deadly Demise by its ref
+            if not ctx.bundle.named(ab["name"], "ability", ruleset) and not (ab.get("ref") and ctx.bundle.get(ab["ref"])):
                 yield ctx.finding("unresolved-reference",
                                   f"{ab['type']} ability {ab['name']} has its text in a {ruleset} ability record, "
                                   "and the build has none", ds, snippet=ab["name"],

@@ -18,7 +18,7 @@ from warscribe.schema.diagnostics import Diagnostic
 from warscribe.schema.registry import record_errors
 
 # The provenance properties _provenance_class knows; anything else is kept as is.
-PROVENANCE_FIELDS = ("file", "first_line", "last_line", "ruleset", "fields")
+PROVENANCE_FIELDS = ("file", "first_line", "last_line", "ruleset", "fields", "entry")
 
 
 def _provenance_class(entry):
@@ -32,6 +32,9 @@ def _provenance_class(entry):
         value = out.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
             out[key] = 1
+    item = out.get("entry")  # a BattleScribe entry: any two strings are alike to the schema
+    if isinstance(item, dict) and set(item) == {"catalogue", "id"} and all(isinstance(v, str) for v in item.values()):
+        out["entry"] = {"catalogue": "", "id": ""}
     return out
 
 

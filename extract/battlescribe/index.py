@@ -1,0 +1,151 @@
+"""Definitions by id across a game system and its catalogues, and link resolution.
+
+BattleScribe entries point at each other (``entryLink``, ``infoLink``,
+``categoryLink``) by id, across files: a faction catalogue links to a library
+catalogue's units, a unit links to the game system's core rules. A link is looked up
+in its own file, then in the catalogues that file links to (transitively), then in the
+game system, then anywhere; a target found nowhere is reported once per link.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from warscribe.schema.diagnostics import Report
+
+# Under which list a definition sits says what it is.
+DEFINITION_LISTS = {
+    "sharedSelectionEntries": "selectionEntry", "selectionEntries": "selectionEntry",
+    "sharedSelectionEntryGroups": "selectionEntryGroup", "selectionEntryGroups": "selectionEntryGroup",
+    "sharedProfiles": "profile", "profiles": "profile",
+    "sharedRules": "rule", "rules": "rule",
+    "sharedInfoGroups": "infoGroup", "infoGroups": "infoGroup",
+    "categoryEntries": "categoryEntry", "profileTypes": "profileType", "costTypes": "costType",
+}
+
+
+@dataclass
+class DataFile:
+    """One parsed .gst/.cat/.json file."""
+
+    name: str  # as cited: '<source>/<file>'
+    root: dict
+    ruleset: str
+    rank: int  # the manifest's order of its source
+    defs: dict[str, tuple[str, dict]] = field(default_factory=dict)  # id -> (what, object)
+
+    @property
+    def kind(self) -> str:
+        return self.root["$kind"]
+
+    @property
+    def id(self) -> str:
+        return str(self.root.get("id", ""))
+
+    @property
+    def title(self) -> str:
+        return str(self.root.get("name", self.name))
+
+    def links(self) -> list[str]:
+        return [str(c.get("targetId")) for c in self.root.get("catalogueLinks") or [] if isinstance(c, dict)]
+
+
+@dataclass(frozen=True)
+class Target:
+    what: str  # selectionEntry, selectionEntryGroup, profile, rule, infoGroup, categoryEntry
+    obj: dict
+    file: DataFile
+
+
+# Lists that never hold definitions: not walked when indexing (most of a catalogue's bulk).
+_NO_DEFINITIONS = {"modifiers", "modifierGroups", "conditions", "conditionGroups", "localConditionGroups",
+                   "constraints", "costs", "characteristics", "categoryLinks", "repeats", "infoLinks", "catalogueLinks"}
+
+
+def register(data: DataFile) -> None:
+    """Index every definition of a file by id (iteratively: nesting is bounded but deep)."""
+    stack: list = [data.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in _NO_DEFINITIONS:
+                    continue
+                if isinstance(value, list):
+                    what = DEFINITION_LISTS.get(key)
+                    if what:
+                        for item in value:
+                            if isinstance(item, dict) and "id" in item:
+                                data.defs.setdefault(str(item["id"]), (what, item))
+                    stack.append(value)
+                elif isinstance(value, dict):
+                    stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+
+
+class Index:
+    def __init__(self, files: list[DataFile], report: Report):
+        self.files = files
+        self.report = report
+        self.by_id: dict[str, DataFile] = {}
+        for f in files:
+            register(f)
+            self.by_id.setdefault(f.id, f)
+        self.systems = [f for f in files if f.kind == "gameSystem"]
+        self.anywhere: dict[str, tuple[str, dict, DataFile]] = {}
+        for f in files:
+            for key, (what, obj) in f.defs.items():
+                self.anywhere.setdefault(key, (what, obj, f))
+        self._scope: dict[str, list[DataFile]] = {}
+        self._reported: set[tuple[str, str]] = set()
+        self.unresolved = 0
+
+    def scope(self, data: DataFile) -> list[DataFile]:
+        """The files a link in `data` may point into, nearest first."""
+        if data.name not in self._scope:
+            seen, order = {data.name}, [data]
+            queue = deque(data.links())
+            while queue:
+                target = self.by_id.get(queue.popleft())
+                if target is None or target.name in seen:
+                    continue
+                seen.add(target.name)
+                order.append(target)
+                queue.extend(target.links())
+            for system in self.systems:
+                if system.name not in seen and system.ruleset == data.ruleset:
+                    order.append(system)
+            self._scope[data.name] = order
+        return self._scope[data.name]
+
+    def resolve(self, data: DataFile, link: dict, wanted: tuple[str, ...]) -> Target | None:
+        target_id = str(link.get("targetId", ""))
+        for f in self.scope(data):
+            hit = f.defs.get(target_id)
+            if hit and hit[0] in wanted:
+                return Target(hit[0], hit[1], f)
+        hit = self.anywhere.get(target_id)
+        if hit and hit[0] in wanted and hit[2].ruleset == data.ruleset:
+            return Target(hit[0], hit[1], hit[2])
+        key = (data.name, str(link.get("id", target_id)))
+        if key not in self._reported:
+            self._reported.add(key)
+            self.unresolved += 1
+            self.report.warning(data.name, int(link.get("$line", 1)), "unresolved-link",
+                                f"link {link.get('name', '')!r} (entry {link.get('id', '?')}) points at "
+                                f"{target_id!r}, defined in none of the data read",
+                                expected=f"a {' or '.join(wanted)} with that id", found="nothing")
+        return None
+
+    def missing_catalogues(self) -> None:
+        """Catalogue links to files that were not read (e.g. left out of a snapshot)."""
+        for f in self.files:
+            for link in f.root.get("catalogueLinks") or []:
+                if isinstance(link, dict) and str(link.get("targetId")) not in self.by_id:
+                    self.unresolved += 1
+                    self.report.warning(f.name, int(link.get("$line", 1)), "missing-catalogue",
+                                        f"catalogue {link.get('name', '?')!r} ({link.get('targetId')}) is linked but "
+                                        "not in the data read; links into it stay unresolved",
+                                        expected="the linked catalogue", found="nothing")
