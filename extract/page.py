@@ -90,6 +90,9 @@ class PageParse:
     detachment_rules: list[Line] = field(default_factory=list)
     enhancements: list[tuple[str, int, list[Line]]] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+    # Parsing state: continuation paragraphs by ability index, the cost table's condition row.
+    continued: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    cost_condition: str | None = field(default=None, repr=False)
 
 
 def _section_of(line: Line) -> str | None:
@@ -147,6 +150,7 @@ def parse_page(doc: Document, report: Report) -> PageParse | None:
         if consumed == 0:
             break
         i += consumed
+    _join_continuations(page)
     page.blocks = parse_blocks(doc, lines[i:], report)
     return page
 
@@ -196,7 +200,8 @@ def _wargear_options(page: PageParse, lines: list[Line], i: int, wtype: str, rep
 _ABILITY_LINE = re.compile(r"^(?P<name>[A-Z][^:]{1,60}?)(?P<psychic>\s*\(Psychic\))?:\s*(?P<text>.+)$")
 
 
-def _abilities(page: PageParse, lines: list[Line], i: int, wtype: str, report: Report) -> int:
+def _abilities(page: PageParse, lines: list[Line], i: int, wtype: str, report: Report,
+               kind: str = "datasheet") -> int:
     line = lines[i]
     text = line.text.strip()
     m = re.match(r"^(CORE|FACTION):\s*(.+)$", text)
@@ -206,27 +211,31 @@ def _abilities(page: PageParse, lines: list[Line], i: int, wtype: str, report: R
         return 1
     m = _ABILITY_LINE.match(text)
     if m:
-        kind = "wargear" if _current_section(page, lines, i) == "wargear-abilities" else "datasheet"
         name = m.group("name").strip() + (" (Psychic)" if m.group("psychic") else "")
         page.abilities.append((kind, name, m.group("text").strip(), [line]))
         check_text(report, page.doc.path, line.no, m.group("text"), line.col)
         return 1
     if page.abilities and line.cells is None and not _section_of(line):
-        # A continuation paragraph of the previous ability.
-        kind, name, prev, plines = page.abilities[-1]
-        page.abilities[-1] = (kind, name, (prev or "") + "\n\n" + text, plines + [line])
+        # A continuation paragraph of the previous ability: its paragraphs are joined once,
+        # at the end of the page (joining here would copy the growing text for every line).
+        index = len(page.abilities) - 1
+        page.abilities[index][3].append(line)
+        page.continued.setdefault(index, []).append(text)
         return 1
     report.warning(page.doc.path, line.no, "bad-ability", "ability line without 'Name: text'",
                    expected="Name: text, or CORE:/FACTION: list", found=text)
     return 0
 
 
-def _current_section(page: PageParse, lines: list[Line], i: int) -> str | None:
-    for j in range(i, -1, -1):
-        s = _section_of(lines[j])
-        if s:
-            return s
-    return None
+def _wargear_abilities(page: PageParse, lines: list[Line], i: int, wtype: str, report: Report) -> int:
+    return _abilities(page, lines, i, wtype, report, kind="wargear")
+
+
+def _join_continuations(page: PageParse) -> None:
+    for index, paragraphs in page.continued.items():
+        kind, name, first, plines = page.abilities[index]
+        page.abilities[index] = (kind, name, "\n\n".join(([first or ""]) + paragraphs), plines)
+    page.continued.clear()
 
 
 _COMPOSITION = re.compile(r"^[-•]\s*(?P<min>\d+)(?:\s*-\s*(?P<max>\d+))?\s+(?P<name>.+)$")
@@ -236,19 +245,21 @@ _POINTS = re.compile(r"^(?P<models>\d+)\s+models?$")
 def _composition(page: PageParse, lines: list[Line], i: int, wtype: str, report: Report) -> int:
     line = lines[i]
     text = line.text.strip()
+    cells = line.cells
+    if cells is None or (not _POINTS.match(cells[0]) and cells[0] != "YOUR UNIT COSTS"):
+        # A cost row's condition is the label row above its table ('Assigned Agent | |').
+        page.cost_condition = cells[0] if cells and cells[0] and not any(cells[1:]) else None
     m = _COMPOSITION.match(text)
-    if m and line.cells is None:
+    if m and cells is None:
         lo = int(m.group("min"))
         hi = int(m.group("max") or lo)
         page.composition.append((m.group("name").strip(), lo, hi, line))
         return 1
-    cells = line.cells
     if cells is not None:
         label = cells[0]
         pm = _POINTS.match(label)
         if pm and len(cells) > 1 and _INT.match(cells[1]):
-            condition = _points_condition(page, lines, i)
-            page.points.append(PointsRow(int(pm.group("models")), int(cells[1]), condition, [line]))
+            page.points.append(PointsRow(int(pm.group("models")), int(cells[1]), page.cost_condition, [line]))
             return 1
         if label == "YOUR UNIT COSTS" or not any(cells[1:]):
             line.classify("heading")
@@ -256,18 +267,6 @@ def _composition(page: PageParse, lines: list[Line], i: int, wtype: str, report:
     report.warning(page.doc.path, line.no, "bad-composition", "line in UNIT COMPOSITION is neither a model count nor a cost",
                    expected="'- 3-9 Paladins' or '| 5 models | 225 |'", found=text)
     return 0
-
-
-def _points_condition(page: PageParse, lines: list[Line], i: int) -> str | None:
-    """The condition row above a cost row ('Assigned Agent | |'), if the table has one."""
-    for j in range(i - 1, 0, -1):
-        cells = lines[j].cells
-        if cells is None:
-            return None
-        if _POINTS.match(cells[0]) or cells[0] == "YOUR UNIT COSTS":
-            continue
-        return cells[0] if cells[0] and not any(cells[1:]) else None
-    return None
 
 
 def _parse_attachment(page: PageParse, lines: list[Line], i: int, which: str, report: Report) -> int:
@@ -358,7 +357,7 @@ _HANDLERS = {
     "weapons": _weapons,
     "wargear-options": _wargear_options,
     "abilities": _abilities,
-    "wargear-abilities": _abilities,
+    "wargear-abilities": _wargear_abilities,
     "composition": _composition,
     "keywords": _end_of_datasheet,
     "leader": _end_of_datasheet,

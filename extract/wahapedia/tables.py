@@ -132,6 +132,11 @@ def _rows(table: Table, physical: list[str], report: Report) -> None:
                           expected="UTF-8 text")
         table.rows.append(row)
 
+    # The row so far is complete when it holds a separator per column and its last
+    # non-blank line ends with one; both are kept up to date line by line, so a field
+    # of many lines is never re-joined or re-counted.
+    seps = 0
+    ends_with_sep = False
     for index, line in enumerate(physical[1:], start=2):
         if not buf:
             if not line.strip():
@@ -141,10 +146,15 @@ def _rows(table: Table, physical: list[str], report: Report) -> None:
             # The next line is a whole row by itself: what came before was cut short.
             emit(buf, start)
             buf, start = [], index
+            seps, ends_with_sep = 0, False
         buf.append(line)
-        if complete("\n".join(buf)):
+        seps += line.count(SEPARATOR)
+        if line.strip():
+            ends_with_sep = line.rstrip().endswith(SEPARATOR)
+        if seps >= n and ends_with_sep:
             emit(buf, start)
             buf = []
+            seps, ends_with_sep = 0, False
     if buf:
         emit(buf, start)
 

@@ -1,0 +1,159 @@
+"""`warscribe bench hostile`: build time and peak memory on hostile sizes of input.
+
+Each case generates one source at two or three sizes up to the size a hostile (or
+careless) source reaches: a 4 MB ability paragraph on a datasheet page, a 4 MB field of
+a Wahapedia CSV export with line breaks and with HTML, 20,000 ability lines, a rules
+extract of 200,000 lines. Every build runs in a fresh interpreter (peak memory is its
+own) with limits raised above the input, so what is measured is parsing, not refusal.
+The growth exponent between the smallest and largest size says whether time is linear
+(1.00) in the input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+from warscribe import ROOT
+
+PALADIN = "datasheet-grey-knights-paladin-squad.10e.txt"
+EXTRACT = "rules-extract-inquisitors-hand.11e.txt"
+_SENTENCE = ("Each time this unit makes a Charge move, until the end of the turn, add 1 to the Damage "
+             "characteristic of melee weapons equipped by models in this unit. ")
+_HTML_SENTENCE = ("<p>Each time this unit makes a <b>Charge</b> move, add 1 to the "
+                  "<span class=\"kwb\">Damage</span> characteristic &amp; re-roll.</p>\n")
+MB = 1 << 20
+
+
+def _seed(name: str) -> str:
+    return (ROOT / "sources" / name).read_text(encoding="utf-8")
+
+
+def _fill(sentence: str, size: int, sep: str = "") -> str:
+    unit = sentence + sep
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def _page_with_abilities(ability_lines: list[str]) -> str:
+    lines = _seed(PALADIN).split("\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("Attuned Onslaught")) + 1
+    return "\n".join(lines[:at] + ability_lines + lines[at:])
+
+
+def paragraph(size: int) -> str:
+    """A datasheet page whose ability 'Endless Litany' is one paragraph of `size` bytes."""
+    return _page_with_abilities(["Endless Litany: " + _fill(_SENTENCE, size)])
+
+
+def ability_lines(count: int) -> str:
+    """A datasheet page with `count` abilities, one line each."""
+    return _page_with_abilities([f"Litany {n}: {_SENTENCE.strip()}" for n in range(1, count + 1)])
+
+
+def extract_lines(count: int) -> str:
+    """A rules extract of `count` lines: the seed extract's lines over and over."""
+    seed = [ln for ln in _seed(EXTRACT).split("\n") if ln.strip()]
+    return "\n".join(seed[n % len(seed)] for n in range(count)) + "\n"
+
+
+def _export(folder: Path) -> None:
+    """The seeds' 10th-edition records as a Wahapedia export in `folder`."""
+    from warscribe.export_csv import write_export
+    from warscribe.extract.pipeline import extract
+
+    records = extract(ROOT / "sources" / "manifest.yaml").records
+    write_export([r for r in records if r["ruleset"] == "10e"], folder)
+
+
+def _csv_with_field(folder: Path, text: str) -> None:
+    """The export with the description of the datasheet's ability 'Attuned Onslaught' replaced by `text`."""
+    path = folder / "Datasheets_abilities.csv"
+    lines = path.read_bytes().decode("utf-8").split("\r\n")
+    at = next(i for i, ln in enumerate(lines) if "|Attuned Onslaught" in ln)
+    cells = lines[at].split("|")
+    cells[5] = text.replace("|", "&#124;")
+    lines[at] = "|".join(cells)
+    path.write_bytes("\r\n".join(lines).encode("utf-8"))
+
+
+def _text_source(folder: Path, name: str, kind: str, ruleset: str, text: str) -> dict:
+    data = text.encode("utf-8")
+    (folder / name).write_bytes(data)
+    return {"file": name, "original_name": name, "sha256": hashlib.sha256(data).hexdigest(),
+            "ruleset": ruleset, "kind": kind}
+
+
+def _csv_source(folder: Path, text: str) -> dict:
+    from warscribe.extract.wahapedia import folder_sha256
+
+    export = folder / "export"
+    _export(export)
+    _csv_with_field(export, text)
+    return {"file": "export", "original_name": "export", "sha256": folder_sha256(export), "ruleset": "10e",
+            "kind": "wahapedia-csv"}
+
+
+# name: (what, sizes, unit, source maker)
+CASES = {
+    "paragraph": ("4 MB ability paragraph on a datasheet page", (MB, 2 * MB, 4 * MB), "bytes",
+                  lambda f, n: _text_source(f, "page.txt", "datasheet-page", "10e", paragraph(n))),
+    "csv-lines": ("4 MB CSV field with line breaks", (MB, 2 * MB, 4 * MB), "bytes",
+                  lambda f, n: _csv_source(f, _fill(_SENTENCE, n, "\n"))),
+    "csv-html": ("4 MB CSV field of HTML", (MB, 2 * MB, 4 * MB), "bytes",
+                 lambda f, n: _csv_source(f, _fill(_HTML_SENTENCE, n))),
+    "ability-lines": ("20,000 ability lines on a datasheet page", (5000, 10000, 20000), "lines",
+                      lambda f, n: _text_source(f, "page.txt", "datasheet-page", "10e", ability_lines(n))),
+    "lines": ("rules extract of 200,000 lines", (50000, 100000, 200000), "lines",
+              lambda f, n: _text_source(f, "extract.txt", "rules-extract", "11e", extract_lines(n))),
+}
+
+
+def generate(case: str, size: int, folder: Path) -> Path:
+    """The manifest of one hostile source of `size` (bytes or lines) in `folder`."""
+    entry = CASES[case][3](folder, size)
+    path = folder / "manifest.yaml"
+    path.write_text(yaml.safe_dump({"sources": [entry]}, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _timed(manifest: Path, out: Path) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS (MiB) and exit status of one build in a fresh interpreter."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "build", "--manifest", str(manifest),
+                             "--out", str(out), "-q", "--max-source-bytes", str(64 * MB),
+                             "--max-line-length", str(16 * MB)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+
+
+def run_bench(args) -> int:
+    cases = [args.case] if getattr(args, "case", None) else list(CASES)
+    print(f"warscribe hostile-input benchmark: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+          f"best of {args.repeat} runs per size (fresh interpreter each)")
+    print(f"{'case':<14} {'size':>9} {'unit':<6} {'best s':>7} {'peak MiB':>9} {'exit':>4}")
+    worst = 0.0
+    for case in cases:
+        what, sizes, unit, _make = CASES[case]
+        rows = []
+        for size in sizes:
+            with tempfile.TemporaryDirectory() as tmp:
+                manifest = generate(case, size, Path(tmp))
+                runs = [_timed(manifest, Path(tmp) / "out") for _ in range(args.repeat)]
+            best = min(r[0] for r in runs)
+            rows.append((size, best))
+            worst = max(worst, best)
+            print(f"{case:<14} {size:>9} {unit:<6} {best:>7.2f} {max(r[1] for r in runs):>9.1f} {runs[0][2]:>4}")
+        (s0, t0), (s1, t1) = rows[0], rows[-1]
+        print(f"{'':<14} {what}: {s1 / s0:.0f}x the input took {t1 / t0:.1f}x the time "
+              f"(exponent {math.log(t1 / t0) / math.log(s1 / s0):.2f}; 1.00 is linear)")
+    print(f"slowest build: {worst:.2f} s (goal: under 5 s)")
+    return 0
