@@ -15,7 +15,13 @@ class BadBytes:
 
 
 def decode_utf8(data: bytes) -> tuple[str, BadBytes | None]:
-    """`data` decoded as UTF-8, undecodable bytes replaced by U+FFFD; where the first one was (or None)."""
+    """`data` decoded as UTF-8, undecodable bytes replaced by U+FFFD; where the first one was (or None).
+
+    A byte-order mark is not text: left in, it would start the first line (a page's
+    'Faction – Unit' title, a CSV header) and end up in a record.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:

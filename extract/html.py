@@ -289,8 +289,6 @@ def read_html(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
     if not data.strip():
         report.error(path, 1, "empty-source", "source file is empty", expected="an HTML page", found=f"{len(data)} bytes")
         return None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     text, bad = decode_utf8(data)
     if bad is not None:
         report.error(path, bad.line, "bad-encoding", "page is not valid UTF-8; undecodable bytes replaced",

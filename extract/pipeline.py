@@ -15,6 +15,7 @@ from warscribe.extract import battlescribe
 from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
+from warscribe.extract.limits import Limits
 from warscribe.extract.lines import Document, read_text
 from warscribe.extract.link import Linker
 from warscribe.extract.page import parse_page
@@ -40,35 +41,54 @@ def register_reader(suffix: str, reader) -> None:
     READERS[suffix] = reader
 
 
-def extract(manifest: Path, roots: tuple[Path, ...] = ()) -> Result:
+def _no_progress(stage: str, done: int, total: int) -> None:
+    pass
+
+
+def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None = None, progress=_no_progress) -> Result:
     """Run every stage on the sources in `manifest` and return validated records.
 
     `roots`: folders outside the manifest's that its sources may also lie in (see load_manifest).
+    `progress(stage, done, total)` is told where the build is (for a progress display).
     """
+    limits = limits or Limits()
     report = Report()
     sources = load_manifest(manifest, report, READERS, roots)
 
-    # Stage 2: read.
+    # Stage 2: read. A source over a size limit is refused whole (reported), not cut.
     documents: list[Document] = []
     exports = []
     bsdata = []
     for rank, src in enumerate(sources):
+        progress("read", rank, len(sources))
         prov_name = src.name
         if src.entry["kind"] == "wahapedia-csv":
-            exports.append(load_export(src.path, prov_name, src.entry["ruleset"], report))
+            exports.append(load_export(src.path, prov_name, src.entry["ruleset"], report, limits))
+            continue
+        if limits.source_too_large(report, prov_name, src.path.stat().st_size):
+            continue
+        data = src.path.read_bytes()
+        if src.path.suffix != ".html" and limits.long_line(report, prov_name, data):
             continue
         if src.entry["kind"] == "battlescribe":
             bsdata += battlescribe.load(src.path, prov_name, src.entry["ruleset"], rank, src.entry.get("files"), report)
             continue
         reader = READERS[src.path.suffix]
-        doc = reader(prov_name, src.path.read_bytes(), src.entry["ruleset"], src.entry["kind"], src.entry, report)
+        doc = reader(prov_name, data, src.entry["ruleset"], src.entry["kind"], src.entry, report)
+        if doc is not None and src.path.suffix == ".html":
+            # A page's markup may be one long line; its text lines are what is limited.
+            long = next((ln for ln in doc.lines if limits.too_long(len(ln.text))), None)
+            if long is not None:
+                limits.report_line(report, prov_name, long.no, len(long.text), long.text)
+                doc = None
         if doc is not None:
             documents.append(doc)
 
     # Stage 3: parse; stage 4: link. Pages first: their headings name what extracts repeat.
     store = Store(report, {d.path: i for i, d in enumerate(documents)})
     linker = Linker(report, store)
-    for doc in documents:
+    for n, doc in enumerate(documents):
+        progress("parse", n, len(documents))
         if doc.kind == "datasheet-page":
             page = parse_page(doc, report)
             if page is not None:
@@ -83,8 +103,10 @@ def extract(manifest: Path, roots: tuple[Path, ...] = ()) -> Result:
         add_export(store, export, report)
     if bsdata:
         battlescribe.add_to_store(store, bsdata, sources, report)
+    progress("link", 0, 1)
     records = store.finish()
     _resolve_references(records, report)
+    progress("validate", 0, len(records))
 
     # Stage 4b: compile rules text into keyword expressions and effects.
     records = compile_records(records)

@@ -42,6 +42,10 @@ CODES: dict[str, Code] = {
                          "Re-save the file as UTF-8."),
     "too-deep": Code("error", "An HTML page nests elements deeper than the reader allows; it was not read.",
                      "Check the file is the rules page it should be."),
+    "source-too-large": Code("error", "A source file is larger than the limit; it was not read.",
+                             "Check it is the right file, or raise the limit with --max-source-bytes."),
+    "line-too-long": Code("error", "A source line (or a CSV field) is longer than the limit; the source (or row) was not read.",
+                          "Check the file, or raise the limit with --max-line-length."),
     "control-characters": Code("error", "A line holds control characters.", "Remove them from the source."),
     "missing-file": Code("error", "A file of a CSV export is missing.", "Export the complete data set."),
     # -- reading structured sources (CSV)
@@ -79,6 +83,8 @@ CODES: dict[str, Code] = {
     "missing-word": Code("warning", "A word (probably a keyword) is missing.", "Check the rule in another source."),
     "stray-asterisk": Code("warning", "A stray '*' (lost italics or a footnote marker) in rules text.", "Check the source."),
     # -- linking
+    "id-collision": Code("warning", "Two different names make the same id (they differ only in punctuation or case); "
+                         "the later one got a numeric suffix.", "Check the names; rename one in the source if they are the same thing."),
     "conflicting-duplicate": Code("warning", "A record is printed twice with different content; the first is kept.",
                                   "Check which sighting is right."),
     "duplicate-stratagem": Code("warning", "A stratagem's text is printed twice on one page.", "Nothing; the first is used."),

@@ -18,6 +18,29 @@ def weapon(datasheet_id: str, name: str) -> str:
     return f"{datasheet_id}/{slugify(name)}"
 
 
+def weapons(datasheet_id: str, names: list[str]) -> list[str]:
+    """Ids of a datasheet's weapons, in order of appearance: one per distinct name.
+
+    Names that slug alike ('Plasma gun', 'Plasma-gun!') must not become one record: the
+    first keeps the plain id, each later distinct name gets the next free numeric suffix
+    ('.../plasma-gun-2'). A name given twice (two profiles' rows) keeps one id.
+    """
+    taken: dict[str, str] = {}  # id -> name
+    by_name: dict[str, str] = {}
+    out = []
+    for name in names:
+        if name not in by_name:
+            base = weapon(datasheet_id, name)
+            wid, n = base, 1
+            while wid in taken:
+                n += 1
+                wid = f"{base}-{n}"
+            taken[wid] = name
+            by_name[name] = wid
+        out.append(by_name[name])
+    return out
+
+
 def detachment(faction: str, name: str) -> str:
     return f"{slugify(faction)}/{slugify(name)}"
 

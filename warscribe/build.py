@@ -16,11 +16,13 @@ from pathlib import Path
 
 import yaml
 
+from warscribe.extract.limits import Limits
 from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema import SCHEMA_DIR
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
 from warscribe.outputs import OutputError, staged
+from warscribe.progress import Progress
 
 SCHEMA_VERSION = "1.0"
 
@@ -130,8 +132,9 @@ def _unreadable(result: Result) -> list:
 
 
 def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False, site: bool = True,
-              roots: tuple[Path, ...] = ()) -> int:
-    result = extract(manifest, roots)
+              roots: tuple[Path, ...] = (), limits: Limits | None = None) -> int:
+    with Progress() as progress:
+        result = extract(manifest, roots, limits, progress)
     report = build_report(result)
     stream = sys.stdout
     if _unreadable(result) or not result.sources:
@@ -219,8 +222,9 @@ def export_manifest(result: Result, out: Path, build_time: bool = False) -> dict
 
 
 def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_time: bool = False,
-               roots: tuple[Path, ...] = ()) -> int:
-    result = extract(manifest, roots)
+               roots: tuple[Path, ...] = (), limits: Limits | None = None) -> int:
+    with Progress() as progress:
+        result = extract(manifest, roots, limits, progress)
     if _unreadable(result) or not result.sources:
         for d in result.report.sorted():
             print(d.render(), file=sys.stderr)

@@ -30,7 +30,14 @@ def _build(args: argparse.Namespace) -> int:
         quiet=args.quiet,
         site=not args.no_site,
         roots=tuple(Path(d) for d in args.data),
+        limits=_limits(args),
     )
+
+
+def _limits(args: argparse.Namespace):
+    from warscribe.extract.limits import Limits
+
+    return Limits(max_source_bytes=args.max_source_bytes, max_line_length=args.max_line_length)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -53,7 +60,8 @@ def _export(args: argparse.Namespace) -> int:
     from warscribe.build import run_export
 
     return run_export(manifest=_manifest(args), out=Path(args.out), fmt=args.format, quiet=args.quiet,
-                      build_time=args.build_time, roots=tuple(Path(d) for d in args.data))
+                      build_time=args.build_time, roots=tuple(Path(d) for d in args.data),
+                      limits=_limits(args))
 
 
 def _calc(args: argparse.Namespace) -> int:
@@ -87,6 +95,8 @@ def _bench(args: argparse.Namespace) -> int:
         from warscribe.bench_matrix import run_bench
     elif args.target == "battlescribe":
         from warscribe.bench_battlescribe import run_bench
+    elif args.target == "hostile":
+        from warscribe.bench_hostile import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
@@ -123,13 +133,32 @@ def _census(args: argparse.Namespace) -> int:
     return 0
 
 
+def _size(text: str) -> int:
+    """A size in bytes or characters: 1048576, 64K, 64M, 1G (powers of 1024); 0 for no limit."""
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    text = text.strip().lower().removesuffix("ib").removesuffix("b")
+    try:
+        value = int(text[:-1]) * units[text[-1]] if text and text[-1] in units else int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size (e.g. 1048576, 64M, 0 for no limit)") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("a size cannot be negative")
+    return value
+
+
 def _source_args(p: argparse.ArgumentParser) -> None:
+    from warscribe.extract.limits import Limits
+
     group = p.add_mutually_exclusive_group()
     group.add_argument("--manifest", default=None, help="the sources' manifest (default: sources/manifest.yaml)")
     group.add_argument("--sources", default=None, metavar="DIR", help="a sources folder holding manifest.yaml")
     p.add_argument("--data", action="append", default=[], metavar="DIR",
                    help="a folder outside the manifest's that its sources may lie in, e.g. a BattleScribe "
                         "checkout beside the project (repeatable)")
+    p.add_argument("--max-source-bytes", type=_size, default=Limits.max_source_bytes, metavar="SIZE",
+                   help="refuse a source file larger than this (default: 64M; 0: no limit)")
+    p.add_argument("--max-line-length", type=_size, default=Limits.max_line_length, metavar="SIZE",
+                   help="refuse a source with a line (or a CSV field) longer than this (default: 1M; 0: no limit)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -155,6 +184,7 @@ def parser() -> argparse.ArgumentParser:
     _source_args(e)
     e.add_argument("--format", default="json", choices=["json", "wahapedia-csv"])
     e.add_argument("--out", default=None, help=f"output folder (default: {DEFAULT_OUT}/json or {DEFAULT_OUT}/wahapedia-csv)")
+    e.add_argument("dir", nargs="?", default=None, metavar="DIR", help="output folder (the same as --out DIR)")
     e.add_argument("-q", "--quiet", action="store_true")
     e.add_argument("--build-time", action="store_true",
                    help="record the build time (SOURCE_DATE_EPOCH if set) in manifest.json; "
@@ -225,6 +255,11 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--ruleset", choices=["10e", "11e"], default="10e", help="battlescribe: the data's edition")
     k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")
+    k.add_argument("target", choices=["build", "check", "diff", "engine", "matrix", "hostile"])
+    k.add_argument("--case", default=None, help="hostile: one case only (paragraph, csv-lines, csv-html, "
+                   "ability-lines, lines)")
+    k.add_argument("--scale", type=int, default=100, help="build: corpus size multiplier")
+    k.add_argument("--repeat", type=int, default=5)
     k.add_argument("--peer", default=None, metavar="PATH",
                    help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only)")
     k.set_defaults(func=_bench)
@@ -243,6 +278,10 @@ def _safe_streams() -> None:
 def main(argv: list[str] | None = None) -> int:
     _safe_streams()
     args = parser().parse_args(argv)
+    if args.command == "export" and args.dir is not None:
+        if args.out is not None and args.out != args.dir:
+            parser().error(f"export: two output folders given ({args.dir} and --out {args.out}); give one")
+        args.out = args.dir
     if args.command == "export" and args.out is None:
         args.out = str(DEFAULT_OUT / ("json" if args.format == "json" else "wahapedia-csv"))
     try:

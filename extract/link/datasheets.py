@@ -75,7 +75,8 @@ def ability_ref(ruleset: str, kind: str, name: str, faction: str) -> str | None:
     return None
 
 
-def link_weapon(report: Report, store: Store, doc: Document, ds_id: str, w: Weapon) -> str | None:
+def link_weapon(report: Report, store: Store, doc: Document, ds_id: str, w: Weapon,
+                weapon_id: str | None = None) -> str | None:
     line = w.lines[-1]
     for p in w.problems:
         report.warning(doc.path, line.no, "weapon-ability", p.message, expected="a known weapon ability", found=p.text)
@@ -88,7 +89,7 @@ def link_weapon(report: Report, store: Store, doc: Document, ds_id: str, w: Weap
     rng, a, skill, s, ap, d = w.cells
     try:
         record = records.weapon(
-            id=ids.weapon(ds_id, w.name), name=w.name, ruleset=doc.ruleset, datasheet=ds_id, type=w.type,
+            id=weapon_id or ids.weapon(ds_id, w.name), name=w.name, ruleset=doc.ruleset, datasheet=ds_id, type=w.type,
             range=parse_range(rng), attacks=parse_dice(a, "A"), skill=parse_skill(skill),
             strength=parse_dice(s, "S"), ap=parse_ap(ap), damage=parse_dice(d, "D"), abilities=w.abilities)
     except ValueError as exc:

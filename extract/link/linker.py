@@ -6,6 +6,7 @@ from __future__ import annotations
 from warscribe.extract.blocks import Block
 from warscribe.extract.extracts import Passage
 from warscribe.extract.lines import Document
+from warscribe.extract.collisions import weapon_ids
 from warscribe.extract.link.datasheets import link_datasheet, link_weapon
 from warscribe.extract.link.detachments import link_detachments, link_enhancements
 from warscribe.extract.link.keywords import link_keywords
@@ -52,9 +53,9 @@ class Linker:
         for block in page.blocks:
             if block.kind == "rule":
                 link_rule_block(self.report, self.store, self.named_abilities, doc, block)
-        weapon_ids = [link_weapon(self.report, self.store, doc, ds_id, w) for w in page.weapons]
-        weapon_ids = list(dict.fromkeys(w for w in weapon_ids if w))
-        link_datasheet(self.report, self.store, page, ds_id, weapon_ids)
+        named = weapon_ids(self.report, doc.path, ds_id, [(w.name, w.lines[0].no) for w in page.weapons])
+        weapon_ids_ = [link_weapon(self.report, self.store, doc, ds_id, w, wid) for w, wid in zip(page.weapons, named)]
+        link_datasheet(self.report, self.store, page, ds_id, list(dict.fromkeys(w for w in weapon_ids_ if w)))
 
         stratagem_ids = link_stratagems(self.report, self.store, page, detachment_name)
         enhancement_ids = link_enhancements(self.report, self.store, page, detachment_name)

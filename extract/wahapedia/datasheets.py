@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from warscribe.extract.collisions import weapon_ids
 from warscribe.extract.html import fragment_text
 from warscribe.extract.wahapedia.common import Rows, Sighting
 from warscribe.extract.wahapedia.tables import Row, line_key, true
@@ -191,8 +192,11 @@ class DatasheetRows(Rows):
 
     def weapons(self, ds_id: str, rows: list[Row]) -> list[Sighting]:
         out = []
-        for r in sorted(rows, key=line_key):
-            name = re.sub(r"^[➤►>\s]+", "", fragment_text(r["name"]))
+        rows = sorted(rows, key=line_key)
+        names = [re.sub(r"^[➤►>\s]+", "", fragment_text(r["name"])) for r in rows]
+        wids = weapon_ids(self.report, rows[0].file, ds_id, [(n, r.line) for n, r in zip(names, rows) if n]) if rows else []
+        by_name = dict(zip([n for n in names if n], wids))
+        for r, name in zip(rows, names):
             if not name:
                 r.error(self.report, "bad-weapon-row", "name", "weapon without a name; skipped", expected="a name")
                 continue
@@ -213,7 +217,7 @@ class DatasheetRows(Rows):
                 r.error(self.report, "bad-weapon-value", column, f"weapon {name!r}: {exc}; skipped",
                         expected="range, A, BS/WS, S, AP, D values")
                 continue
-            record = records.weapon(id=ids.weapon(ds_id, name), name=name, ruleset=self.ruleset, datasheet=ds_id,
+            record = records.weapon(id=by_name[name], name=name, ruleset=self.ruleset, datasheet=ds_id,
                                     type=kind, **values, abilities=abilities)
             out.append(Sighting(record, [r]))
         return out

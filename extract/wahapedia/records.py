@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from warscribe.extract.limits import Limits
+
 from warscribe.extract import provenance
 from warscribe.extract.html import fragment_text
 from warscribe.extract.wahapedia.common import Sighting
@@ -35,9 +37,9 @@ class Export:
         return out
 
 
-def load_export(folder: Path, display: str, ruleset: str, report: Report) -> Export:
+def load_export(folder: Path, display: str, ruleset: str, report: Report, limits: Limits | None = None) -> Export:
     """Read an export folder into records (the rest still loads when a table is malformed)."""
-    tables = read_export(folder, display, report)
+    tables = read_export(folder, display, report, limits or Limits())
     b = _Builder(tables, ruleset, report)
     for r in b.rows("Detachments.csv"):
         b.detachments[r["id"]] = {"name": fragment_text(r["name"]), "faction_id": r["faction_id"], "rows": [r]}

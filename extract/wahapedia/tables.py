@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from warscribe.extract.encoding import decode_utf8
-from warscribe.extract.wahapedia.layout import BOM, ESSENTIAL, LAYOUT, REQUIRED, SEPARATOR
+from warscribe.extract.limits import Limits
+from warscribe.extract.wahapedia.layout import ESSENTIAL, LAYOUT, REQUIRED, SEPARATOR
 from warscribe.schema.diagnostics import Report
 
 
@@ -54,7 +55,7 @@ class Table:
     rows: list[Row] = field(default_factory=list)
 
 
-def read_table(folder: Path, name: str, display: str, report: Report) -> Table | None:
+def read_table(folder: Path, name: str, display: str, report: Report, limits: Limits | None = None) -> Table | None:
     """One file of the export; None (reported) if it is absent, undecodable as a table or lacks a column."""
     path = folder / name
     file = f"{display}/{name}"
@@ -62,13 +63,16 @@ def read_table(folder: Path, name: str, display: str, report: Report) -> Table |
         if name in ESSENTIAL:
             report.error(file, 1, "missing-file", f"the export has no {name}", expected=name, found="nothing")
         return None
+    limits = limits or Limits()
+    if limits.source_too_large(report, file, path.stat().st_size):
+        return None
     data = path.read_bytes()
     text, bad = decode_utf8(data)
     if bad is not None:
         report.error(file, bad.line, "bad-encoding", f"{name} is not valid UTF-8 (byte {bad.column} of line {bad.line}); "
                      "undecodable bytes replaced, rows with them reported",
                      expected="UTF-8 text", found=bad.found)
-    text = text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     physical = text.split("\n")
     header = physical[0]
     if SEPARATOR not in header:
@@ -88,11 +92,11 @@ def read_table(folder: Path, name: str, display: str, report: Report) -> Table |
                          expected=", ".join(REQUIRED[name]), found=", ".join(columns), column=len(columns) + 1)
         return None
     table = Table(name, file, columns)
-    _rows(table, physical, report)
+    _rows(table, physical, report, limits)
     return table
 
 
-def _rows(table: Table, physical: list[str], report: Report) -> None:
+def _rows(table: Table, physical: list[str], report: Report, limits: Limits) -> None:
     n = len(table.columns)
     buf: list[str] = []
     start = 0
@@ -124,6 +128,12 @@ def _rows(table: Table, physical: list[str], report: Report) -> None:
                          f"(column {table.columns[len(parts)]!r} and after missing); row skipped",
                          expected=f"{n} fields: {', '.join(table.columns)}", found=joined[:80],
                          column=len(parts) + 1)
+            return
+        long = next((i for i, p in enumerate(parts) if limits.too_long(len(p))), None)
+        if long is not None:
+            limits.report_line(report, table.file, first, len(parts[long]), parts[long].strip(),
+                               what=f"{table.name} row {number}, column {table.columns[long]!r}: the field",
+                               consequence="row skipped")
             return
         row.values = {c: p.strip() for c, p in zip(table.columns, parts)}
         for c, v in row.values.items():
@@ -159,10 +169,10 @@ def _rows(table: Table, physical: list[str], report: Report) -> None:
         emit(buf, start)
 
 
-def read_export(folder: Path, display: str, report: Report) -> dict[str, Table]:
+def read_export(folder: Path, display: str, report: Report, limits: Limits | None = None) -> dict[str, Table]:
     tables = {}
     for name in REQUIRED:
-        table = read_table(folder, name, display, report)
+        table = read_table(folder, name, display, report, limits)
         if table is not None:
             tables[name] = table
     known = set(REQUIRED) | set(LAYOUT)
