@@ -27,11 +27,17 @@ from warscribe.progress import Progress
 SCHEMA_VERSION = "1.0"
 
 
-class _Dumper(yaml.SafeDumper):
+# libyaml's emitter when PyYAML has it (its wheels do): the pure-Python one spends
+# seconds per megabyte of text, and both write the same bytes for every record the
+# seeds and the CSV fixtures give (tests/hostile/test_linear.py checks).
+_BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(_BaseDumper):
     """Safe dumper that writes multi-line text as literal blocks, readable in diffs."""
 
 
-def _str(dumper: yaml.SafeDumper, value: str):
+def _str(dumper, value: str):
     if "\n" in value and not value.endswith((" ", "\t")) and "\n " not in value:
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
     return dumper.represent_scalar("tag:yaml.org,2002:str", value)
