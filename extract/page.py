@@ -121,11 +121,13 @@ def parse_page(doc: Document, report: Report) -> PageParse | None:
     i = 1
     section: str | None = None
     weapon_type = "ranged"
+    junk_start: int | None = None  # first of a run of lines the current section did not take
     while i < len(lines):
         line = lines[i]
         text = line.text.strip()
         new = _section_of(line)
         if new:
+            junk_start = None
             section = new
             if new == "weapons":
                 weapon_type = "ranged" if text.startswith("RANGED") else "melee"
@@ -148,15 +150,33 @@ def parse_page(doc: Document, report: Report) -> PageParse | None:
             continue
         consumed = _HANDLERS[section](page, lines, i, weapon_type, report)
         if consumed == 0:
-            break
+            if section in _UNIT_SECTIONS and junk_start is None:
+                # Not this section's: stray lines (left unaccounted, so reported) if the
+                # section or another datasheet section goes on right after them.
+                junk_start = i
+            if junk_start is None or i - junk_start >= _MAX_STRAY:
+                i = junk_start if junk_start is not None else i
+                break
+            i += 1
+            continue
+        junk_start = None
         i += consumed
+    else:
+        if junk_start is not None:
+            i = junk_start
     _join_continuations(page)
     page.blocks = parse_blocks(doc, lines[i:], report)
     return page
 
 
 # Each handler returns how many lines it consumed; 0 means the line does not belong
-# to the section, which ends the datasheet part of the page.
+# to the section. In the unit's own sections (weapons ... composition, always followed
+# by another datasheet section) up to _MAX_STRAY such lines are strays when the section,
+# or the next one, goes on after them: they stay unaccounted (and so are reported), and
+# never end the datasheet. Elsewhere, and after more strays, the datasheet part ends and
+# the page's tooltips begin.
+_UNIT_SECTIONS = {"weapons", "wargear-options", "abilities", "wargear-abilities", "composition"}
+_MAX_STRAY = 3
 
 def _weapons(page: PageParse, lines: list[Line], i: int, wtype: str, report: Report) -> int:
     line = lines[i]
