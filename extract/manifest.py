@@ -39,6 +39,16 @@ class Source:
 
 
 
+def ranked(sources: list[Source]) -> list[Source]:
+    """Sources in the order they are consulted: by `rank`, then by file name (never manifest order).
+
+    Where sightings disagree the first consulted wins, so the same sources give the same
+    records however the manifest lists them; a user who prefers one source says so
+    with `rank`.
+    """
+    return sorted(sources, key=lambda s: (0, s.entry["rank"], s.name) if "rank" in s.entry else (1, 0, s.name))
+
+
 class Unconfined(ValueError):
     """A listed path that would leave the sources folder."""
 

@@ -21,7 +21,7 @@ from warscribe.extract.link import Linker
 from warscribe.extract.page import parse_page
 from warscribe.schema.registry import record_errors
 from warscribe.extract.store import Store
-from warscribe.extract.manifest import Source, load_manifest
+from warscribe.extract.manifest import Source, load_manifest, ranked
 from warscribe.extract.wahapedia import add_export, load_export
 
 READERS = {".txt": read_text, ".html": read_html}
@@ -53,14 +53,20 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
     """
     limits = limits or Limits()
     report = Report()
-    sources = load_manifest(manifest, report, READERS, roots)
+    listed = load_manifest(manifest, report, READERS, roots)
+    # Sources are read in ranked order (a `rank`, then file name), never the manifest's, so
+    # equal sources in any order give the same records. BattleScribe's rule for sources of
+    # different kinds that disagree ("the source listed first wins", issue 11) keeps the
+    # manifest's order: it gets each source's place in the list.
+    sources = ranked(listed)
+    place = {id(src): i for i, src in enumerate(listed)}
 
     # Stage 2: read. A source over a size limit is refused whole (reported), not cut.
     documents: list[Document] = []
     exports = []
     bsdata = []
-    for rank, src in enumerate(sources):
-        progress("read", rank, len(sources))
+    for n, src in enumerate(sources):
+        progress("read", n, len(sources))
         prov_name = src.name
         if src.entry["kind"] == "wahapedia-csv":
             exports.append(load_export(src.path, prov_name, src.entry["ruleset"], report, limits))
@@ -71,7 +77,8 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
         if src.path.suffix != ".html" and limits.long_line(report, prov_name, data):
             continue
         if src.entry["kind"] == "battlescribe":
-            bsdata += battlescribe.load(src.path, prov_name, src.entry["ruleset"], rank, src.entry.get("files"), report)
+            bsdata += battlescribe.load(src.path, prov_name, src.entry["ruleset"], place[id(src)], src.entry.get("files"),
+                                        report)
             continue
         reader = READERS[src.path.suffix]
         doc = reader(prov_name, data, src.entry["ruleset"], src.entry["kind"], src.entry, report)
@@ -102,7 +109,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
     for export in exports:
         add_export(store, export, report)
     if bsdata:
-        battlescribe.add_to_store(store, bsdata, sources, report)
+        battlescribe.add_to_store(store, bsdata, listed, report)
     progress("link", 0, 1)
     records = store.finish()
     _resolve_references(records, report)

@@ -2,7 +2,9 @@
 
 A record seen in several places (the Boarding Actions stratagems on both pages, a
 rule passage in an extract and on a page) is one record with every provenance.
-When two sightings disagree, the first is kept and the disagreement reported.
+When two sightings disagree, the first is kept and the disagreement reported; sources
+are read in their ranked order (``extract.manifest.ranked``: by ``rank``, then file
+name), so which one is first never depends on the order of the manifest's entries.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class Store:
                 record["source"].append(prov)
 
     def finish(self) -> list[dict]:
-        """Records in a deterministic order, provenance in manifest order, spans merged."""
+        """Records in a deterministic order, provenance in ranked source order, spans merged."""
         out = []
         for rid in sorted(self.records):
             rec = self.records[rid]
