@@ -23,6 +23,7 @@ from warscribe.schema import DEFAULT_OUT, safeyaml
 from warscribe.engine.model import CURRENT_RULESET, Conditions, Group, ModelKind, Modifiers, Scenario, Target, Weapon
 from warscribe.schema.abilities import parse_ability
 from warscribe.schema.registry import fast_check, fast_validator
+from warscribe.schema.values import MAX_CHARACTERISTIC, implausible
 
 # The allocation chain has models x wounds + 1 states; beyond this it gets slow.
 MAX_TARGET_WOUNDS = 2000
@@ -36,9 +37,8 @@ CHARACTER_LAST_10E = ("10e Leader: while an attached unit has bodyguard models, 
                       "CHARACTER models (they are allocated last)")
 ONE_GROUP_11E = ('05.03 Create Groups: "One group for all other models with the same W, Sv and InSv '
                  'characteristics." (a group is allocated to as a whole, so its kinds must be adjacent)')
-# A whole-number A, S or D above this is refused: the engine's lists are indexed by
-# these values, and no datasheet comes near it.
-MAX_CHARACTERISTIC = 10_000
+# A whole-number A, S or D above MAX_CHARACTERISTIC (schema/values.py, where the build's
+# warning reads it too) is refused: the engine's lists are indexed by these values.
 # 10e [DEVASTATING WOUNDS] packets that wait for later groups need the joint count of
 # (normal, devastating) events: one step per attack over (wounds + 1)^2 cells.
 MAX_DEFERRED_WORK = 50_000_000
@@ -399,3 +399,12 @@ def _allocated(target: Target, order: list[str] | None, ruleset: str) -> Target:
 
 def load_scenario(path: str | Path, kb: KnowledgeBase | dict | str | Path | None = None) -> Scenario:
     return parse_scenario(read_yaml(path), kb)
+
+
+def check_plausible(scenario: Scenario) -> None:
+    """Refuse a weapon no rules document prints (S 0, D 0, A 0, or beyond the engine's limit)."""
+    for i, group in enumerate(scenario.groups):
+        w = group.weapon
+        for field, why in implausible({"attacks": w.attacks, "strength": w.strength, "damage": w.damage}):
+            where = f"attacker.weapons[{i}].{'ref' if w.id else 'weapon'}"
+            raise ScenarioError(f"{where}.{field}: {why}" + (f" (knowledge-base record {w.id!r})" if w.id else ""))

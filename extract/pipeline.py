@@ -20,6 +20,7 @@ from warscribe.extract.lines import Document, read_text
 from warscribe.extract.link import Linker
 from warscribe.extract.page import parse_page
 from warscribe.schema.registry import record_errors
+from warscribe.schema.values import implausible
 from warscribe.extract.store import Store
 from warscribe.extract.manifest import Source, load_manifest, ranked
 from warscribe.extract.wahapedia import add_export, load_export
@@ -130,12 +131,22 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
             rejected.append(rec)
         else:
             valid.append(rec)
+            if rec["kind"] == "weapon":
+                _warn_implausible(rec, report)
 
     for doc in documents:
         for ln in doc.unaccounted():
             report.warning(doc.path, ln.no, "unaccounted-line", "line not used by any record nor classified",
                            expected="a record's line or an ignorable line", found=ln.text, column=ln.col)
     return Result(valid, report, documents, sources, rejected)
+
+
+def _warn_implausible(weapon: dict, report: Report) -> None:
+    src = weapon["source"][0]
+    for field, why in implausible(weapon):
+        report.warning(src["file"], src["first_line"], "implausible-characteristic",
+                       f"{weapon['id']}: {why}; the calculator will refuse it",
+                       expected="a characteristic a datasheet prints", found=f"{field}: {weapon[field]}")
 
 
 def _resolve_references(records: list[dict], report: Report) -> None:

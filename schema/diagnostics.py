@@ -72,6 +72,9 @@ CODES: dict[str, Code] = {
     "bad-weapon-value": Code("error", "A weapon characteristic cannot be read; the weapon was skipped.", "Repair the value."),
     "weapon-ability": Code("warning", "A weapon ability the vocabulary does not know, or with a malformed parameter.",
                            "Check the spelling; a weapon-specific rule is fine."),
+    "implausible-characteristic": Code("warning", "A weapon characteristic no datasheet prints (S 0, D 0, A 0, or "
+                                       "beyond what the calculator computes); the record is kept, `calc` refuses it.",
+                                       "Check the profile in the source (digits run together, a lost dice 'D')."),
     "bad-ability": Code("warning", "An ability line cannot be read.", "Check the source line."),
     "bad-composition": Code("warning", "A unit-composition line cannot be read.", "Check the source line."),
     "stratagem-text": Code("warning", "A stratagem's text lacks a WHEN/TARGET/EFFECT field or has text outside them.",

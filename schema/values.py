@@ -80,3 +80,27 @@ def parse_ap(raw: str) -> int:
     if not re.fullmatch(r"0|-[1-9]", raw):
         raise ValueError(f"AP {raw!r} is not 0, -1, -2 ...")
     return int(raw)
+
+
+# The largest whole-number A, S or D the attack engine computes in reasonable time
+# (its lists are indexed by these values); no datasheet comes near it.
+MAX_CHARACTERISTIC = 10_000
+_LETTER = {"attacks": "A", "strength": "S", "damage": "D"}
+
+
+def implausible(profile: dict) -> list[tuple[str, str]]:
+    """(field, why) for each characteristic of a weapon profile no rules document prints.
+
+    S 0, D 0 and A 0 make no attack; a whole number above MAX_CHARACTERISTIC is scraping
+    damage (digits run together) or a hostile source. Dice expressions are always plausible.
+    """
+    out = []
+    for field, letter in _LETTER.items():
+        value = profile.get(field)
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        if value == 0:
+            out.append((field, f"{letter} 0 makes no attack"))
+        elif value > MAX_CHARACTERISTIC:
+            out.append((field, f"{letter} {value:,} is more than the attack engine computes (at most {MAX_CHARACTERISTIC:,})"))
+    return out

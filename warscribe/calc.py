@@ -7,13 +7,14 @@ import sys
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.evaluate import evaluate_scenario
 from warscribe.engine.report import to_json_text, to_text
-from warscribe.engine.scenario import load_scenario
+from warscribe.engine.scenario import check_plausible, load_scenario
 
 
 def run_calc(args) -> int:
     """Print the distributions for one scenario file; 2 on bad input (message, no traceback)."""
     try:
         scenario = load_scenario(args.scenario, getattr(args, "kb", None))
+        check_plausible(scenario)
         result = evaluate_scenario(scenario)
     except ScenarioError as exc:
         for line in str(exc).splitlines():
