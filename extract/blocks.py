@@ -19,7 +19,7 @@ from warscribe.schema.text import clean_name, norm
 _CP = re.compile(r"^(\d+)\s*CP$")
 _STRAT_NAME = re.compile(r"^(?P<name>[A-Z‘’'\-\u2011 !,]*[A-Z])(?P<num>\d\d\.\d\d)?$")
 _STRAT_ORIGIN = re.compile(
-    r"^(?P<det>.+?)(?:\s+[–-]\s+(?P<cat>Battle Tactic|Strategic Ploy|Epic Deed|Wargear))?\s+Stratagem$")
+    r"^(?P<det>.*?\S)(?:\s+[–-]\s+(?P<cat>Battle Tactic|Strategic Ploy|Epic Deed|Wargear))?\s+Stratagem$")
 _NUM_PREFIX = re.compile(r"^(?P<num>\d\d(?:\.\d\d){0,3})\s+(?P<title>\S.*)$")
 _NUM_SUFFIX = re.compile(r"^(?P<title>\S.*?)(?P<num>\d\d\.\d\d(?:\.\d\d)?)(?:\s*/\s*(?P<alias>.+?)\d\d\.\d\d)?$")
 _USAGE = re.compile(r"^The (?P<kws>.+?) keywords? (?:is|are) used in the following (?P<faction>.+?) datasheets:$")

@@ -70,8 +70,15 @@ _RUN_ON = re.compile(
 )
 
 
+# What every run-on has (punctuation with no space after it, or ' - '): one quick scan
+# that most lines fail, before the slower pattern with its look-behinds.
+_MAYBE_RUN_ON = re.compile(r"[.!?:][^\s]| - ")
+
+
 def split_run_ons(text: str) -> list[tuple[int, str]]:
     """Split one physical line into (column, piece) at run-on boundaries."""
+    if not _MAYBE_RUN_ON.search(text):
+        return [(1, text)]
     pieces: list[tuple[int, str]] = []
     start = 0
     for m in _RUN_ON.finditer(text):

@@ -36,7 +36,7 @@ SECTION_MARKERS = {
 _WEAPON_HEADER = re.compile(r"^(RANGED|MELEE) WEAPONS\s*\|")
 _KEYWORDS = re.compile(r"^KEYWORDS:\s*(.*)$")
 _CP = re.compile(r"^(\d+)\s*CP$")
-_STRAT_ORIGIN = re.compile(r"^(?P<det>.+?)(?:\s+[–-]\s+(?P<cat>Battle Tactic|Strategic Ploy|Epic Deed|Wargear))?$")
+_STRAT_ORIGIN = re.compile(r"^(?P<det>.*?\S)(?:\s+[–-]\s+(?P<cat>Battle Tactic|Strategic Ploy|Epic Deed|Wargear))?$")
 _STRAT_NAME = re.compile(r"^[A-Z0-9‘’'\-\u2011 !,]+$")
 _INT = re.compile(r"^\d+$")
 
