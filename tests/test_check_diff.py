@@ -168,9 +168,8 @@ def test_diff_of_a_build_with_itself_is_empty(builds):
     assert "No differences." in render_text(diff)
 
 
-@pytest.mark.xfail(strict=True, reason="extractor: a Boarding Actions stratagem printed on a 10e and an 11e page "
-                   "takes the ruleset of whichever page is read first (extract/link.py merge)")
 def test_source_order_changes_no_diff_output(builds):
+    """Sources are consulted by rank, then file name (extract.manifest.ranked), never manifest order."""
     diff = _diff(builds, "reversed")
     assert diff.empty, render_text(diff)
 
