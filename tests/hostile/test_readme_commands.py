@@ -19,7 +19,7 @@ PLACEHOLDERS = {"SCENARIO.yaml": "examples/scenarios/x.yaml", "DIR": "/tmp/warsc
 def _documented() -> list[str]:
     found = set()
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
-        text = path.read_text(encoding="utf-8")
+        text = re.sub(r"\\\n\s*", " ", path.read_text(encoding="utf-8"))  # shell line continuations
         found.update(re.findall(r"`(warscribe [^`]+)`", text))
         found.update(re.findall(r"^(warscribe \S.*?)(?:\s+#.*)?$", text, flags=re.M))
     return sorted(found)
