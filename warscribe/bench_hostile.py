@@ -141,8 +141,9 @@ def _timed(manifest: Path, out: Path) -> tuple[float, float, float, int]:
 
 def run_bench(args) -> int:
     cases = [args.case] if getattr(args, "case", None) else list(CASES)
+    repeat = args.repeat or 1
     print(f"warscribe hostile-input benchmark: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
-          f"least CPU of {args.repeat} runs per size (fresh interpreter each)")
+          f"least CPU of {repeat} runs per size (fresh interpreter each)")
     print(f"load average {os.getloadavg()[0]:.1f}")
     print(f"{'case':<14} {'size':>9} {'unit':<6} {'wall s':>7} {'cpu s':>7} {'peak MiB':>9} {'exit':>4}")
     worst = 0.0
@@ -152,7 +153,7 @@ def run_bench(args) -> int:
         for size in sizes:
             with tempfile.TemporaryDirectory() as tmp:
                 manifest = generate(case, size, Path(tmp))
-                runs = [_timed(manifest, Path(tmp) / "out") for _ in range(args.repeat)]
+                runs = [_timed(manifest, Path(tmp) / "out") for _ in range(repeat)]
             best = min(runs, key=lambda r: r[1])
             rows.append((size, best[1]))
             worst = max(worst, best[1])

@@ -249,17 +249,14 @@ def parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_census)
 
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix", "battlescribe"])
+    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix", "battlescribe", "hostile"])
     k.add_argument("data", nargs="?", default=str(ROOT.parent / "shared" / "bsdata" / "wh40k-10e-801555b.tar.xz"),
                    help="battlescribe: a snapshot of the data (folder, .tar.xz or .zip)")
     k.add_argument("--ruleset", choices=["10e", "11e"], default="10e", help="battlescribe: the data's edition")
     k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")
-    k.add_argument("target", choices=["build", "check", "diff", "engine", "matrix", "hostile"])
     k.add_argument("--case", default=None, help="hostile: one case only (paragraph, csv-lines, csv-html, "
                    "ability-lines, lines)")
-    k.add_argument("--scale", type=int, default=100, help="build: corpus size multiplier")
-    k.add_argument("--repeat", type=int, default=5)
     k.add_argument("--peer", default=None, metavar="PATH",
                    help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only)")
     k.set_defaults(func=_bench)
