@@ -72,14 +72,15 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
         if src.entry["kind"] == "wahapedia-csv":
             exports.append(load_export(src.path, prov_name, src.entry["ruleset"], report, limits))
             continue
+        if src.entry["kind"] == "battlescribe":
+            # XML data (a folder or an archive), read by its own bounded reader.
+            bsdata += battlescribe.load(src.path, prov_name, src.entry["ruleset"], place[id(src)], src.entry.get("files"),
+                                        report)
+            continue
         if limits.source_too_large(report, prov_name, src.path.stat().st_size):
             continue
         data = src.path.read_bytes()
         if src.path.suffix != ".html" and limits.long_line(report, prov_name, data):
-            continue
-        if src.entry["kind"] == "battlescribe":
-            bsdata += battlescribe.load(src.path, prov_name, src.entry["ruleset"], place[id(src)], src.entry.get("files"),
-                                        report)
             continue
         reader = READERS[src.path.suffix]
         doc = reader(prov_name, data, src.entry["ruleset"], src.entry["kind"], src.entry, report)
