@@ -50,7 +50,7 @@ def test_a_four_megabyte_csv_field_with_line_breaks_is_read_in_linear_time():
 def test_a_source_over_the_size_limit_is_refused_with_a_located_error(tmp_path):
     (tmp_path / "p.txt").write_bytes(PAGE.read_bytes())
     result = extract(write_manifest(tmp_path, [{"file": "p.txt", "ruleset": "10e", "kind": "datasheet-page"}]),
-                     Limits(max_source_bytes=1000))
+                     limits=Limits(max_source_bytes=1000))
     [err] = result.report.errors
     assert (err.code, err.line) == ("source-too-large", 1) and "1,000" in err.message and result.records == []
 
@@ -60,7 +60,7 @@ def test_a_line_over_the_length_limit_is_refused_at_its_line_and_column(tmp_path
     (tmp_path / "q.txt").write_bytes(PAGE.read_bytes())
     manifest = write_manifest(tmp_path, [{"file": "p.txt", "ruleset": "10e", "kind": "datasheet-page"},
                                          {"file": "q.txt", "ruleset": "10e", "kind": "datasheet-page"}])
-    result = extract(manifest, Limits(max_line_length=4096))
+    result = extract(manifest, limits=Limits(max_line_length=4096))
     [err] = result.report.errors
     assert err.code == "line-too-long" and err.file.endswith("p.txt")
     assert (err.line, err.column) == (30, 4097) and len(err.found) <= 60
