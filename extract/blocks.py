@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
-from warscribe.extract.stratagem_text import DESIGNER, FIELD, stratagem_fields
+from warscribe.extract.stratagem_text import DESIGNER, FIELD, regroup_lists, stratagem_fields
 from warscribe.schema.text import clean_name, norm
 
 _CP = re.compile(r"^(\d+)\s*CP$")
@@ -179,6 +179,23 @@ def _dedupe(doc: Document, block: Block, body: list[Line]) -> list[Line]:
     return out
 
 
+def _regroup(doc: Document, block: Block, body: list[Line], report: Report) -> list[Line]:
+    """Labelled parts with their lists printed after later parts: each list back under its label."""
+    order, moved = regroup_lists([ln.text for ln in body])
+    moved_set = set(moved)
+    for k, i in enumerate(moved):
+        if k and moved[k - 1] == i - 1:
+            continue  # one report per run of moved bullets
+        ln = body[i]
+        owner = next(body[j] for j in reversed(order[:order.index(i)]) if j not in moved_set
+                     and not body[j].text.lstrip().startswith("- "))
+        report.warning(doc.path, ln.no, "list-regrouped",
+                       f"{block.title or 'block'}: a list printed after later parts was put back under "
+                       f"{owner.text.split(':')[0]!r}",
+                       expected=f"the list right after {owner.text.strip()[:60]!r}", found=ln.text, column=ln.col)
+    return [body[i] for i in order]
+
+
 def _interpret(doc: Document, block: Block, report: Report) -> None:
     head = block.lines[0].text.strip()
     if block.kind == "stratagem":
@@ -189,7 +206,7 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         om = _STRAT_ORIGIN.match(block.lines[2].text.strip())
         block.data["origin"] = om.group("det").strip()
         block.data["category"] = om.group("cat")
-        _stratagem_body(doc, block, _dedupe(doc, block, block.lines[3:]), report)
+        _stratagem_body(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[3:], report)), report)
     elif block.kind == "keyword-usage":
         m = _USAGE.match(head)
         kws = [k.strip().upper() for k in re.split(r",| and ", m.group("kws")) if k.strip()]
@@ -226,7 +243,7 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
                 block.data["alias"] = s.group("alias").strip()
         else:
             block.title = head
-        _prose_body(doc, block, _dedupe(doc, block, block.lines[1:]), report)
+        _prose_body(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[1:], report)), report)
 
 
 def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:

@@ -132,16 +132,24 @@ def _resolve_references(records: list[dict], report: Report) -> None:
 
 
 def line_accounting(doc: Document) -> dict:
-    """Per source: physical lines, and how their pieces were used or classified."""
-    counts: dict[str, int] = {}
-    used_lines: set[int] = set()
-    unaccounted: set[int] = set()
+    """Per source: physical lines, each counted once.
+
+    A run-on line is split into pieces; the line counts as unaccounted when any piece is
+    (lost text is never hidden by a used neighbour), else as used when any piece is used by
+    a record, else under the class of its first piece.
+    """
+    uses: dict[int, list[str | None]] = {}
     for ln in doc.lines:
-        if ln.use is None:
-            unaccounted.add(ln.no)
-        elif ln.use.startswith("class:"):
-            counts[ln.use[6:]] = counts.get(ln.use[6:], 0) + 1
+        uses.setdefault(ln.no, []).append(ln.use)
+    counts: dict[str, int] = {}
+    used = unaccounted = 0
+    for pieces in uses.values():
+        if any(u is None for u in pieces):
+            unaccounted += 1
+        elif any(not u.startswith("class:") for u in pieces):
+            used += 1
         else:
-            used_lines.add(ln.no)
-    return {"lines": doc.raw_line_count, "used_by_records": len(used_lines),
-            "classified": dict(sorted(counts.items())), "unaccounted": len(unaccounted)}
+            cls = pieces[0][6:]
+            counts[cls] = counts.get(cls, 0) + 1
+    return {"lines": doc.raw_line_count, "used_by_records": used,
+            "classified": dict(sorted(counts.items())), "unaccounted": unaccounted}

@@ -72,6 +72,8 @@ CODES: dict[str, Code] = {
     "bad-composition": Code("warning", "A unit-composition line cannot be read.", "Check the source line."),
     "stratagem-text": Code("warning", "A stratagem's text lacks a WHEN/TARGET/EFFECT field or has text outside them.",
                            "Check the stratagem in the source."),
+    "list-regrouped": Code("warning", "A labelled part's list was printed after later parts (or after its label's repeat) "
+                           "and was put back under the label that announced it.", "Nothing; check the record reads right."),
     "lost-table": Code("warning", "Part of a table was lost in scraping.", "Restore it with an annotation, or re-scrape."),
     # -- text checks
     "scraping-typo": Code("warning", "Probable scraping damage in rules text (a typo or a broken [ABILITY]).",

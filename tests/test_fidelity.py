@@ -1,0 +1,96 @@
+"""Record fidelity (issue 9): each class of defect on its seed record, and on a small
+hand-written source that shows the same defect somewhere new."""
+
+from __future__ import annotations
+
+import pytest
+
+from warscribe.extract.pipeline import extract, line_accounting
+
+from conftest import ROOT, write_manifest
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    return extract(ROOT / "sources" / "manifest.yaml")
+
+
+def _records(result) -> dict[str, dict]:
+    return {r["id"]: r for r in result.records}
+
+
+def _codes(result, code: str) -> list:
+    return [d for d in result.report.sorted() if d.code == code]
+
+
+def build(tmp_path, text: str, ruleset: str = "11e", kind: str = "datasheet-page",
+          name: str = "page.txt", **extra):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return extract(write_manifest(tmp_path, [{"file": name, "ruleset": ruleset, "kind": kind, **extra}]))
+
+
+PAGE_HEAD = """Test Faction – Test Unit
+RANGED WEAPONS | RANGE | A | BS | S | AP | D | |
+| Test gun | 24" | 2 | 3+ | 4 | 0 | 1 | |
+ABILITIES
+CORE: Deep Strike
+KEYWORDS: INFANTRY, TEST UNIT
+"""
+
+
+# -- line accounting ---------------------------------------------------------------------
+
+def test_seed_line_accounting_counts_physical_lines(seeds):
+    for doc in seeds.documents:
+        acc = line_accounting(doc)
+        total = acc["used_by_records"] + sum(acc["classified"].values()) + acc["unaccounted"]
+        assert total == acc["lines"] == doc.raw_line_count, doc.path
+    paladin = next(d for d in seeds.documents if "paladin" in d.path)
+    assert line_accounting(paladin)["lines"] == 847
+
+
+def test_run_on_line_is_counted_once(tmp_path):
+    text = PAGE_HEAD + "Hit Roll\nRoll one D6 for each attack.Wound Roll\nRoll one D6 again.\n"
+    result = build(tmp_path, text, ruleset="10e")
+    acc = line_accounting(result.documents[0])
+    assert acc["lines"] == 9
+    assert acc["used_by_records"] + sum(acc["classified"].values()) + acc["unaccounted"] == 9
+
+
+# -- lists printed after later parts -----------------------------------------------------
+
+def test_seed_command_re_roll_keeps_its_rolls_in_when(seeds):
+    rec = _records(seeds)["core-11e/command-re-roll"]
+    assert rec["when"].count("\n- ") == 8 and rec["when"].endswith("attacks generated with a weapon.")
+    assert "- " not in rec["effect"]
+    assert rec["effect"].startswith("You re-roll that roll.")
+    assert any(d.line == 313 for d in _codes(seeds, "list-regrouped"))
+
+
+def test_seed_close_quarters_eligibility_list_under_eligible_if(seeds):
+    text = _records(seeds)["11e/rules/10-06-close-quarters-shooting"]["text"]
+    assert text.index("- Engaged") < text.index("WHILE SHOOTING")
+    assert text.index("WHILE SHOOTING") < text.index("- MONSTER/VEHICLE Models")
+
+
+def test_list_after_later_parts_goes_back_to_target(tmp_path):
+    text = PAGE_HEAD + """STRATAGEMS
+HOLD FAST
+1CP
+Core
+C
+HOLD FAST
+1CP
+Core – Battle Tactic Stratagem
+WHEN: Your Command phase.
+TARGET: One unit from your army that is one of the following:
+EFFECT: Until the end of the turn, your unit cannot be moved.
+- An INFANTRY unit
+- A MOUNTED unit
+EFFECT: Until the end of the turn, your unit cannot be moved.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    rec = _records(result)["core-10e/hold-fast"]
+    assert rec["target"] == "One unit from your army that is one of the following:\n- An INFANTRY unit\n- A MOUNTED unit"
+    assert rec["effect"] == "Until the end of the turn, your unit cannot be moved."
+    assert [d.line for d in _codes(result, "list-regrouped")] == [18]
