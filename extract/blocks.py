@@ -21,7 +21,8 @@ _STRAT_NAME = re.compile(r"^(?P<name>[A-Z‘’'\-\u2011 !,]*[A-Z])(?P<num>\d\d\
 _STRAT_ORIGIN = re.compile(
     r"^(?P<det>.+?)(?:\s+[–-]\s+(?P<cat>Battle Tactic|Strategic Ploy|Epic Deed|Wargear))?\s+Stratagem$")
 _NUM_PREFIX = re.compile(r"^(?P<num>\d\d(?:\.\d\d){0,3})\s+(?P<title>\S.*)$")
-_NUM_SUFFIX = re.compile(r"^(?P<title>\S.*?)(?P<num>\d\d\.\d\d(?:\.\d\d)?)(?:\s*/\s*(?P<alias>.+?)\d\d\.\d\d)?$")
+_NUM_SUFFIX = re.compile(
+    r"^(?P<title>\S.*?)(?P<num>\d\d\.\d\d(?:\.\d\d)?)(?:\s*/\s*(?P<alias>.+?)(?P<alias_num>\d\d\.\d\d(?:\.\d\d)?))?$")
 _USAGE = re.compile(r"^The (?P<kws>.+?) keywords? (?:is|are) used in the following (?P<faction>.+?) datasheets:$")
 _DETACHMENT = re.compile(r"^(?P<det>[A-Z][A-Za-z’' \-]+) Detachment$")
 _ONLY_PIPES = re.compile(r"^[|\s]+$")
@@ -240,7 +241,9 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         elif s:
             block.number, block.title = s.group("num"), s.group("title").strip()
             if s.group("alias"):
+                # 'LEADER24.22 / SUPPORT24.23': one text defines two rules.
                 block.data["alias"] = s.group("alias").strip()
+                block.data["alias_number"] = s.group("alias_num")
         else:
             block.title = head
         _prose_body(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[1:], report)), report)

@@ -17,6 +17,7 @@ from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
 from warscribe.extract.lines import Document, read_text
 from warscribe.extract.link import Linker
+from warscribe.extract.link.rules import report_number_collisions
 from warscribe.extract.page import parse_page
 from warscribe.schema.registry import record_errors
 from warscribe.extract.store import Store
@@ -85,6 +86,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = ()) -> Result:
         battlescribe.add_to_store(store, bsdata, sources, report)
     records = store.finish()
     _resolve_references(records, report)
+    report_number_collisions(report, records)
 
     # Stage 4b: compile rules text into keyword expressions and effects.
     records = compile_records(records)

@@ -95,6 +95,8 @@ CODES: dict[str, Code] = {
     "points-notes": Code("warning", "Points notes and cost conditions differ in number.", "Check the points table."),
     "empty-rule": Code("warning", "A heading with no text under it.", "Check the source."),
     "heading-repeated": Code("warning", "A rule printed more than once with different parts; the parts were merged.", "Check the rule."),
+    "number-collision": Code("warning", "Two different rules are printed with the same rule number.",
+                             "Check the numbers against the rulebook; annotate the right one."),
     "heading-inferred": Code("warning", "A headingless passage named from the ability it defines.", "Confirm, or annotate the title."),
     "heading-lost": Code("warning", "A headingless passage kept as an untitled rule.", "Annotate its title."),
     "unresolved-reference": Code("warning", "A reference (an ability's rule) that no record in the sources backs.",

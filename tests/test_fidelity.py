@@ -94,3 +94,30 @@ EFFECT: Until the end of the turn, your unit cannot be moved.
     assert rec["target"] == "One unit from your army that is one of the following:\n- An INFANTRY unit\n- A MOUNTED unit"
     assert rec["effect"] == "Until the end of the turn, your unit cannot be moved."
     assert [d.line for d in _codes(result, "list-regrouped")] == [18]
+
+
+# -- one heading naming two rules --------------------------------------------------------
+
+def test_seed_leader_support_heading_makes_both_records(seeds):
+    recs = _records(seeds)
+    support = recs["11e/abilities/support"]
+    assert support["number"] == "24.23" and support["type"] == "core"
+    assert support["text"] == recs["11e/abilities/leader"]["text"]
+    assert recs["11e/abilities/leader"]["number"] == "24.22"
+    collisions = {d.line for d in _codes(seeds, "number-collision")}
+    assert collisions == {212, 471}
+
+
+def test_two_named_heading_elsewhere_and_collision(tmp_path):
+    text = PAGE_HEAD + """FIGHTS FIRST24.10 / STEALTH24.11
+Some units strike before their foes.
+Each time this unit is selected, it fights first.
+[BLAST]24.11
+Each time you gather attack dice for a [BLAST] weapon, add one attack dice.
+"""
+    result = build(tmp_path, text)
+    recs = _records(result)
+    assert recs["11e/abilities/fights-first"]["number"] == "24.10"
+    assert recs["11e/abilities/stealth"]["number"] == "24.11"
+    assert recs["11e/abilities/stealth"]["text"] == "Each time this unit is selected, it fights first."
+    assert {d.line for d in _codes(result, "number-collision")} == {7, 10}

@@ -28,11 +28,28 @@ NamedAbilities = dict[tuple[str, str], tuple[str, str]]
 
 def link_rule_block(report: Report, store: Store, named_abilities: NamedAbilities, doc: Document, block: Block) -> str:
     """A headed block as a rule, or as an ability when its heading names one."""
-    title = block.title
-    bare = title.strip("[]").strip()
     paragraphs = block.data["paragraphs"]
     bullets = block.data["bullets"]
     body = " ".join(paragraphs)
+    for ln in block.lines:
+        check_text(report, doc.path, ln.no, ln.text, ln.col)
+    found = mentions(report, doc, block.lines, join_paragraphs(paragraphs) + " " + " ".join(bullets))
+    if not paragraphs and not bullets:
+        report.warning(doc.path, block.first, "empty-rule", f"heading {block.title!r} has no text under it",
+                       expected="rule text", found="nothing")
+    rid = _link_named(report, store, named_abilities, doc, block, block.title, block.number, body, found)
+    if block.data.get("alias"):
+        _link_named(report, store, named_abilities, doc, block, block.data["alias"], block.data["alias_number"],
+                    body, found)
+    return rid
+
+
+def _link_named(report: Report, store: Store, named_abilities: NamedAbilities, doc: Document, block: Block,
+                title: str, number: str | None, body: str, found: list[dict]) -> str:
+    """The record of one name a heading gives (a heading may name two rules that share a text)."""
+    paragraphs = block.data["paragraphs"]
+    bullets = block.data["bullets"]
+    bare = title.strip("[]").strip()
     weapon_id = None
     if title.startswith("[") or re.search(r"Weapons with \[", body):
         weapon_id = _ABILITY_BY_NAME.get(norm(bare.replace("-", " ")))
@@ -40,33 +57,44 @@ def link_rule_block(report: Report, store: Store, named_abilities: NamedAbilitie
     kind = "ability"
     if weapon_id:
         rid, ability_type = ids.weapon_ability(doc.ruleset, weapon_id), "weapon"
-    elif named or norm(bare) in CORE_ABILITIES or (block.number or "").startswith("24."):
+    elif named or norm(bare) in CORE_ABILITIES or (number or "").startswith("24."):
         ability_type = named[0] if named else "core"
         if named and named[0] == "faction":
             rid = ids.faction_ability(named[1], bare)
         else:
             rid = ids.core_ability(doc.ruleset, bare)
     else:
-        rid, kind = ids.rule(doc.ruleset, bare, block.number), "rule"
+        rid, kind = ids.rule(doc.ruleset, bare, number), "rule"
     text = join_paragraphs(paragraphs)
-    for ln in block.lines:
-        check_text(report, doc.path, ln.no, ln.text, ln.col)
-    found = mentions(report, doc, block.lines, text + " " + " ".join(bullets))
-    if not text and not bullets:
-        report.warning(doc.path, block.first, "empty-rule", f"heading {title!r} has no text under it",
-                       expected="rule text", found="nothing")
     flavour = block.data.get("flavour") or records.OMIT
     if kind == "ability":
         record = records.ability(
             id=rid, name=bare, ruleset=doc.ruleset, type=ability_type, ability_id=weapon_id or records.OMIT,
-            number=block.number or records.OMIT, heading="printed", flavour=flavour, text=text,
+            number=number or records.OMIT, heading="printed", flavour=flavour, text=text,
             bullets=bullets or records.OMIT, mentions=found)
     else:
         record = records.rule(
-            id=rid, name=bare, ruleset=doc.ruleset, number=block.number, title=bare, flavour=flavour, text=text,
+            id=rid, name=bare, ruleset=doc.ruleset, number=number, title=bare, flavour=flavour, text=text,
             bullets=bullets, see_also=block.data["see_also"], mentions=found)
     store.add(record, doc, block.lines, merge=_merge_prose(report, doc, block))
     return rid
+
+
+def report_number_collisions(report: Report, all_records: list[dict]) -> None:
+    """Two different rules printed with one number: reported at each, since a source is wrong."""
+    by_number: dict[tuple[str, str], list[dict]] = {}
+    for rec in all_records:
+        if rec["kind"] in ("rule", "ability") and rec.get("number"):
+            by_number.setdefault((rec["ruleset"], rec["number"]), []).append(rec)
+    for (ruleset, number), recs in sorted(by_number.items()):
+        if len(recs) < 2:
+            continue
+        for rec in recs:
+            others = ", ".join(r["id"] for r in recs if r is not rec)
+            src = rec["source"][0]
+            report.warning(src["file"], src["first_line"], "number-collision",
+                           f"{rec['id']}: rule number {number} ({ruleset}) is also printed for {others}",
+                           expected=f"one rule numbered {number}", found=f"{len(recs)} rules")
 
 
 def link_passages(report: Report, store: Store, doc: Document, title: str, passages: list[Passage]) -> None:
