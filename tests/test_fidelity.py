@@ -121,3 +121,39 @@ Each time you gather attack dice for a [BLAST] weapon, add one attack dice.
     assert recs["11e/abilities/stealth"]["number"] == "24.11"
     assert recs["11e/abilities/stealth"]["text"] == "Each time this unit is selected, it fights first."
     assert {d.line for d in _codes(result, "number-collision")} == {7, 10}
+
+
+# -- rulesets of shared records ----------------------------------------------------------
+
+def test_seed_boarding_actions_stratagem_seen_under_both_rulesets(seeds):
+    from warscribe.schema import bundle
+    rec = _records(seeds)["boarding-actions/command-re-roll"]
+    assert rec["rulesets"] == ["10e", "11e"] and rec["ruleset"] == "10e"
+    assert {s["ruleset"] for s in rec["source"]} == {"10e", "11e"}
+    b = bundle.from_records(seeds.records)
+    assert rec in b.named("COMMAND RE-ROLL", "stratagem", "11e")
+    assert "rulesets" not in _records(seeds)["core-11e/command-re-roll"]
+
+
+def test_shared_record_rulesets_on_other_pages(tmp_path):
+    strat = """STRATAGEMS
+VOID LEAP
+1CP
+Boarding Actions – Epic Deed
+BA
+VOID LEAP
+1CP
+Boarding Actions – Epic Deed Stratagem
+WHEN: Your Movement phase.
+TARGET: One unit from your army.
+EFFECT: Your unit can move through walls.
+"""
+    (tmp_path / "a.txt").write_text(PAGE_HEAD + strat, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(PAGE_HEAD.replace("Test Unit", "Other Unit").replace("TEST UNIT", "OTHER UNIT") + strat,
+                                    encoding="utf-8")
+    result = extract(write_manifest(tmp_path, [{"file": "a.txt", "ruleset": "11e", "kind": "datasheet-page"},
+                                               {"file": "b.txt", "ruleset": "10e", "kind": "datasheet-page"}]))
+    rec = _records(result)["boarding-actions/void-leap"]
+    assert rec["ruleset"] == "11e" and rec["rulesets"] == ["10e", "11e"]
+    assert list(rec)[:5] == ["id", "kind", "name", "ruleset", "rulesets"]
+    assert result.rejected == []
