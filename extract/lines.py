@@ -53,9 +53,18 @@ class Document:
     meta: dict
     lines: list[Line] = field(default_factory=list)
     raw_line_count: int = 0
+    _last_col: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
     def unaccounted(self) -> list[Line]:
         return [ln for ln in self.lines if ln.use is None]
+
+    def shares_line(self, ln: Line) -> bool:
+        """Whether the physical line of `ln` holds a piece after it (a run-on line)."""
+        if self._last_col is None:
+            self._last_col = {}
+            for piece in self.lines:
+                self._last_col[piece.no] = max(self._last_col.get(piece.no, 0), piece.col)
+        return self._last_col.get(ln.no, 0) > ln.col
 
 
 # A run-on: a sentence ends and the next heading or sentence starts with no space

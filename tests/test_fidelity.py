@@ -157,3 +157,42 @@ EFFECT: Your unit can move through walls.
     assert rec["ruleset"] == "11e" and rec["rulesets"] == ["10e", "11e"]
     assert list(rec)[:5] == ["id", "kind", "name", "ruleset", "rulesets"]
     assert result.rejected == []
+
+
+# -- provenance --------------------------------------------------------------------------
+
+def test_seed_list_only_detachments_cite_the_lines_naming_them(seeds):
+    recs = _records(seeds)
+    for det_id, line in [("grey-knights/sanctic-spearhead", 170), ("imperial-agents/ordo-xenos-alien-hunters", 74),
+                         ("imperial-agents/veiled-blade-elimination-force", 115)]:
+        assert recs[det_id]["source"][0]["first_line"] == line, det_id
+        assert 1 not in {s["first_line"] for s in recs[det_id]["source"]}
+    warned = {d.line for d in _codes(seeds, "missing-detachment-rule")}
+    assert warned == {170, 74, 115}
+
+
+def test_seed_run_on_line_gives_columns(seeds):
+    src = _records(seeds)["boarding-actions/command-re-roll"]["source"]
+    entry = next(s for s in src if s["first_line"] == 487)
+    assert entry["first_column"] == 245
+    line = (ROOT / "sources" / "datasheet-imperial-agents-inquisitor.11e.txt").read_text(encoding="utf-8").split("\n")[486]
+    assert line[244:].startswith("COMMAND RE-ROLL")
+
+
+def test_list_only_detachment_and_run_on_columns(tmp_path):
+    text = PAGE_HEAD + """STRATAGEMS
+IRON WILL
+1CP
+Hidden Host – Epic Deed
+Hit Roll
+Roll one D6 for each attack.Wound Roll
+Roll one D6 again.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    recs = _records(result)
+    assert recs["test-faction/hidden-host"]["source"][0]["first_line"] == 10
+    assert [d.line for d in _codes(result, "missing-detachment-rule")] == [10]
+    hit, wound = recs["10e/rules/hit-roll"]["source"][0], recs["10e/rules/wound-roll"]["source"][0]
+    assert (hit["first_line"], hit["last_line"], hit["last_column"]) == (11, 12, 28)
+    assert "first_column" not in hit
+    assert (wound["first_line"], wound["first_column"], wound["last_line"]) == (12, 29, 13)
