@@ -196,3 +196,25 @@ Roll one D6 again.
     assert (hit["first_line"], hit["last_line"], hit["last_column"]) == (11, 12, 28)
     assert "first_column" not in hit
     assert (wound["first_line"], wound["first_column"], wound["last_line"]) == (12, 29, 13)
+
+
+# -- [CLEAVE X] --------------------------------------------------------------------------
+
+def test_cleave_is_in_the_vocabulary_and_the_schema():
+    from warscribe.schema.abilities import parse_ability
+    from warscribe.schema.registry import validator
+    ability, problems = parse_ability("Cleave 1")
+    assert ability == {"id": "cleave", "text": "Cleave 1", "value": 1} and problems == []
+    check = validator("weapon-ability")
+    assert list(check.iter_errors(ability)) == []
+    assert list(check.iter_errors({"id": "cleave", "text": "[CLEAVE]"})) != []  # X is required
+
+
+def test_cleave_weapon_on_a_page(tmp_path):
+    text = PAGE_HEAD.replace('| Test gun | 24" | 2 | 3+ | 4 | 0 | 1 | |',
+                             '| Test gun | 24" | 2 | 3+ | 4 | 0 | 1 | |\nMELEE WEAPONS | RANGE | A | WS | S | AP | D | |\n'
+                             '| Great axe [cleave 1, lethal hits] | Melee | 3 | 3+ | 6 | -1 | 2 | |')
+    result = build(tmp_path, text)
+    axe = _records(result)["test-faction/test-unit/great-axe"]
+    assert axe["abilities"][0] == {"id": "cleave", "text": "cleave 1", "value": 1}
+    assert not _codes(result, "weapon-ability") and result.rejected == []
