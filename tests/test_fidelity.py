@@ -218,3 +218,30 @@ def test_cleave_weapon_on_a_page(tmp_path):
     axe = _records(result)["test-faction/test-unit/great-axe"]
     assert axe["abilities"][0] == {"id": "cleave", "text": "cleave 1", "value": 1}
     assert not _codes(result, "weapon-ability") and result.rejected == []
+
+
+# -- footnotes in wargear options --------------------------------------------------------
+
+def test_seed_paladin_footnote_tied_to_its_choice(seeds):
+    options = _records(seeds)["grey-knights/paladin-squad"]["wargear_options"]
+    banner = options[2]
+    assert banner["choices"][-1] == "1 storm bolter and 1 Ancient’s banner"
+    assert banner["notes"] == [{"marker": "*", "choice": "1 storm bolter and 1 Ancient’s banner",
+                                "text": "That model’s storm bolter cannot be replaced."}]
+    assert len(options) == 3 and not any(o["text"].startswith("*") for o in options)
+    assert not [d for d in _codes(seeds, "stray-asterisk") if d.line in (24, 25)]
+
+
+def test_footnote_on_an_option_and_a_marker_without_footnote(tmp_path):
+    text = PAGE_HEAD.replace("ABILITIES\n", """WARGEAR OPTIONS
+- 1 model can be equipped with 1 auspex.†
+- 1 model can have its gun replaced with 1 plasma gun*
+† This model cannot also take a plasma gun.
+ABILITIES
+""")
+    result = build(tmp_path, text)
+    options = _records(result)["test-faction/test-unit"]["wargear_options"]
+    assert options[0] == {"text": "1 model can be equipped with 1 auspex.",
+                          "notes": [{"marker": "†", "text": "This model cannot also take a plasma gun."}]}
+    assert options[1] == {"text": "1 model can have its gun replaced with 1 plasma gun*"}
+    assert [d.line for d in _codes(result, "stray-asterisk")] == [6]

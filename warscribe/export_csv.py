@@ -134,8 +134,12 @@ class _Edition:
                 row["name"] = _cell(name)
             t["Datasheets_abilities.csv"].append(row)
         for n, o in enumerate(ds["wargear_options"], start=1):
-            text = _cell(o["text"]) + ("<ul>" + "".join(f"<li>{_cell(c)}</li>" for c in o["choices"]) + "</ul>"
-                                       if o.get("choices") else "")
+            # Footnotes are printed as the source had them: the marker after its choice, the note below.
+            marks = {note.get("choice"): note["marker"] for note in o.get("notes", [])}
+            text = _cell(o["text"] + marks.get(None, "")) + (
+                "<ul>" + "".join(f"<li>{_cell(c + marks.get(c, ''))}</li>" for c in o["choices"]) + "</ul>"
+                if o.get("choices") else "")
+            text += "".join(f"<br>{_cell(note['marker'] + ' ' + note['text'])}" for note in o.get("notes", []))
             t["Datasheets_options.csv"].append({"datasheet_id": did, "line": n, "button": "", "description": text})
         for n, c in enumerate(ds["composition"], start=1):
             count = str(c["min"]) if c["min"] == c["max"] else f'{c["min"]}-{c["max"]}'
