@@ -8,6 +8,7 @@ from warscribe.extract.lines import Document, Line
 from warscribe.extract.page import PageParse, Weapon
 from warscribe.extract.store import Store
 from warscribe.extract.text import check_text
+from warscribe.extract.wargear import tie_footnotes, without_marker
 from warscribe.schema import ids, records
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.values import parse_ap, parse_dice, parse_range, parse_skill
@@ -50,7 +51,7 @@ def link_datasheet(report: Report, store: Store, page: PageParse, ds_id: str, we
             text, units, used = value
             attached[key] = {"text": text, "units": units}
             lines += used
-    options, checked = wargear_options(page.wargear_options)
+    options, resolved = tie_footnotes(wargear_options(page.wargear_options))
     record = records.datasheet(
         id=ds_id, name=page.name, ruleset=doc.ruleset, faction=page.faction,
         keywords=page.keywords,
@@ -62,8 +63,8 @@ def link_datasheet(report: Report, store: Store, page: PageParse, ds_id: str, we
         wargear_options=options,
         leader=attached.get("leader", records.OMIT), led_by=attached.get("led_by", records.OMIT),
     )
-    for i, ln in enumerate(page.wargear_options):
-        check_text(report, doc.path, ln.no, checked[i], ln.col)
+    for ln in page.wargear_options:
+        check_text(report, doc.path, ln.no, without_marker(ln.text, resolved), ln.col)
     store.add(record, doc, lines)
 
 
@@ -100,48 +101,15 @@ def link_weapon(report: Report, store: Store, doc: Document, ds_id: str, w: Weap
     return record["id"]
 
 
-_FOOTNOTE = re.compile(r"^(?P<mark>\*{1,3}|†|‡)\s*(?P<text>\S.*)$")
-_MARKED = re.compile(r"^(?P<text>.*?\S)\s*(?P<mark>\*{1,3}|†|‡)$")
-
-
-def wargear_options(lines: list[Line]) -> tuple[list[dict], dict[int, str]]:
-    """'- ... one of the following:' followed by '- 1 incinerator' lines is one option with choices.
-
-    A footnote ('* That model's storm bolter cannot be replaced.') is tied to the option
-    or choice its marker ends ('... Ancient's banner*') as a note, not kept as an option.
-    Returns the options and, by line index, the text left to check once footnote markers
-    are accounted for.
-    """
-    footnotes: dict[str, str] = {}
-    body: list[tuple[int, str]] = []
-    for i, ln in enumerate(lines):
-        text = ln.text.strip()
-        m = _FOOTNOTE.match(text)
-        if m and m.group("mark") not in footnotes and any(
-                _MARKED.match(other.text.strip()) and _MARKED.match(other.text.strip()).group("mark") == m.group("mark")
-                for other in lines[:i]):
-            footnotes[m.group("mark")] = m.group("text")
-            continue
-        body.append((i, text[2:].strip() if text.startswith("- ") else text))
-    checked = {i: ln.text for i, ln in enumerate(lines)}
-    for i, ln in enumerate(lines):
-        if i not in dict(body):
-            checked[i] = _FOOTNOTE.match(ln.text.strip()).group("text")
+def wargear_options(lines: list[Line]) -> list[dict]:
+    """'- ... one of the following:' followed by '- 1 incinerator' lines is one option with choices."""
     options: list[dict] = []
-    for i, item in body:
-        marked = _MARKED.match(item)
-        note = None
-        if marked and marked.group("mark") in footnotes:
-            item = marked.group("text")
-            note = {"marker": marked.group("mark"), "text": footnotes[marked.group("mark")]}
-            checked[i] = item
+    for ln in lines:
+        text = ln.text.strip()
+        item = text[2:].strip() if text.startswith("- ") else text
         parent = options[-1] if options else None
         if parent is not None and parent["text"].endswith(":") and re.match(r"^\d+ [^.:]*$", item):
             parent.setdefault("choices", []).append(item)
-            if note:
-                parent.setdefault("notes", []).append({"marker": note["marker"], "choice": item, "text": note["text"]})
         else:
             options.append({"text": item})
-            if note:
-                options[-1]["notes"] = [note]
-    return options, checked
+    return options

@@ -47,6 +47,7 @@ def comparable(record: dict, drop_models: bool = True) -> dict:
     if drop_models:
         rec.pop("models", None)
     rec.pop("number", None)  # 11th-edition core stratagem numbers: no column
+    rec.pop("rulesets", None)  # seen under both editions in the text sources; an export is of one
     for p in rec.get("points", []) if rec["kind"] == "datasheet" else []:
         p.pop("condition_text", None)  # the page's tooltip on a cost condition: no column
     if rec.get("led_by", {}).get("units") == []:
