@@ -163,7 +163,56 @@ def parse_blocks(doc: Document, lines: list[Line], report: Report) -> list[Block
             current = None
     for block in blocks:
         _interpret(doc, block, report)
+    _summaries_to_their_tooltip(doc, blocks, report)
     return blocks
+
+
+def _stem(text: str) -> str:
+    """A title compared loosely: case, punctuation and plural endings aside ('Fall Back Moves' ~ 'Fall Back Move')."""
+    return " ".join(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _summary_subject(bullet: str) -> str | None:
+    """What a summary bullet is about: 'Fall Back Move: Models move up to M"' -> 'Fall Back Move'."""
+    m = re.match(r"^(?P<subject>[A-Z][^:()]{2,40}?)\s*(?:\([^)]*\))?:\s", bullet)
+    return m.group("subject") if m else None
+
+
+def _summaries_to_their_tooltip(doc: Document, blocks: list[Block], report: Report) -> None:
+    """A tooltip's sub-heading read as a heading takes the tooltip's summary box: give it back.
+
+    A 10th-edition tooltip ends with a box of summary bullets, the first naming the
+    tooltip's rule ('- Fall Back Move: Models move up to M"'). When a rule block right
+    after another holds a box whose first bullet names the block before and not itself,
+    the block is a sub-heading inside that tooltip ('Desperate Escape Tests' inside Fall
+    Back Moves): the box goes back to the tooltip, the sub-heading keeps its own text.
+    """
+    for i, block in enumerate(blocks):
+        if block.kind != "rule" or not block.data.get("bullets"):
+            continue
+        j = i - 1  # past the sub-heading's own earlier print ('Desperate Escape Tests' twice)
+        while j > 0 and blocks[j].kind == "rule" and _stem(blocks[j].title) == _stem(block.title) \
+                and blocks[j + 1].first - blocks[j].last <= 1:
+            j -= 1
+        if j < 0:
+            continue
+        before = blocks[j]
+        if before.kind != "rule" or before.data.get("bullets") or blocks[j + 1].first - before.last > 1:
+            continue
+        subject = _summary_subject(block.data["bullets"][0])
+        if not subject or _stem(subject) != _stem(before.title) or _stem(subject) == _stem(block.title):
+            continue
+        box = [ln for ln in block.lines if ln.text.strip().startswith("- ")]
+        block.lines = [ln for ln in block.lines if ln not in box]
+        before.lines.extend(box)
+        before.data["bullets"] = block.data["bullets"]
+        before.data["paragraphs"] = before.data["paragraphs"] + ["- " + b for b in block.data["bullets"]]
+        block.data["paragraphs"] = [p for p in block.data["paragraphs"] if not p.startswith("- ")]
+        block.data["bullets"] = []
+        report.warning(doc.path, box[0].no, "subheading-split",
+                       f"{block.title!r} is a sub-heading inside the {before.title!r} tooltip; "
+                       f"its summary bullets were given back to {before.title!r}",
+                       expected=f"the summary of {block.title!r}", found=box[0].text.strip(), column=box[0].col)
 
 
 def _dedupe(doc: Document, block: Block, body: list[Line]) -> list[Line]:

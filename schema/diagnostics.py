@@ -97,6 +97,9 @@ CODES: dict[str, Code] = {
     "heading-repeated": Code("warning", "A rule printed more than once with different parts; the parts were merged.", "Check the rule."),
     "number-collision": Code("warning", "Two different rules are printed with the same rule number.",
                              "Check the numbers against the rulebook; annotate the right one."),
+    "subheading-split": Code("warning", "A sub-heading inside a tooltip was printed like a heading and took the "
+                             "tooltip's summary bullets; they were given back to the tooltip's rule.",
+                             "Nothing; check both records read right."),
     "heading-inferred": Code("warning", "A headingless passage named from the ability it defines.", "Confirm, or annotate the title."),
     "heading-lost": Code("warning", "A headingless passage kept as an untitled rule.", "Annotate its title."),
     "unresolved-reference": Code("warning", "A reference (an ability's rule) that no record in the sources backs.",

@@ -245,3 +245,34 @@ ABILITIES
                           "notes": [{"marker": "†", "text": "This model cannot also take a plasma gun."}]}
     assert options[1] == {"text": "1 model can have its gun replaced with 1 plasma gun*"}
     assert [d.line for d in _codes(result, "stray-asterisk")] == [6]
+
+
+# -- a sub-heading inside a tooltip ------------------------------------------------------
+
+def test_seed_fall_back_moves_keeps_its_summary(seeds):
+    recs = _records(seeds)
+    fall_back, escape = recs["10e/rules/fall-back-moves"], recs["10e/rules/desperate-escape-tests"]
+    assert fall_back["bullets"][0] == 'Fall Back Move: Models move up to M".' and len(fall_back["bullets"]) == 5
+    assert escape["bullets"] == [] and "- " not in escape["text"]
+    assert escape["text"].startswith("Unlike when making other types of move")
+    assert [d.line for d in _codes(seeds, "subheading-split")] == [359]
+
+
+def test_sub_heading_in_another_tooltip(tmp_path):
+    text = PAGE_HEAD + """Advance Moves
+When a unit Advances, make an Advance roll for that unit by rolling one D6.
+Advance Rolls
+Add the result in inches to the Move characteristic of each model in that unit.
+- Advance Move: Models move up to M+D6".
+- Units that Advance cannot shoot or charge this turn.
+Charge Moves
+When a unit declares a charge, roll 2D6.
+- Charge roll: 2D6.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    recs = _records(result)
+    assert recs["10e/rules/advance-moves"]["bullets"] == ['Advance Move: Models move up to M+D6".',
+                                                         "Units that Advance cannot shoot or charge this turn."]
+    assert recs["10e/rules/advance-rolls"]["bullets"] == []
+    assert recs["10e/rules/charge-moves"]["bullets"] == ["Charge roll: 2D6."]
+    assert [d.line for d in _codes(result, "subheading-split")] == [11]
