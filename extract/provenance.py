@@ -48,12 +48,14 @@ def from_lines(doc: Document, lines: list[Line], fields: list[str] | None = None
             entries.append(last)
         if doc.shares_line(ln):
             last["last_column"] = ln.col + len(ln.text) - 1
+        for col, found, repaired in ln.repairs:
+            last.setdefault("repairs", []).append({"line": ln.no, "column": col, "found": found, "repaired": repaired})
     return [_ordered(e) for e in entries]
 
 
 def _ordered(e: dict) -> dict:
     """Keys in schema order (fields last) whatever order they were set in."""
-    order = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry")
+    order = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry", "repairs")
     return {k: e[k] for k in order if k in e}
 
 
@@ -80,6 +82,9 @@ def merge_spans(entries: list[dict]) -> list[dict]:
             if (last["file"] == e["file"] and last.get("fields") == e.get("fields")
                     and e["first_line"] - last["last_line"] <= GAP):
                 # Also folds a span inside another (one passage seen through two records).
+                for repair in e.get("repairs", []):
+                    if repair not in last.setdefault("repairs", []):
+                        last["repairs"].append(repair)
                 if e["last_line"] > last["last_line"] or (
                         e["last_line"] == last["last_line"] and "last_column" not in e):
                     last.pop("last_column", None)

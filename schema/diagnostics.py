@@ -78,6 +78,9 @@ CODES: dict[str, Code] = {
     # -- text checks
     "scraping-typo": Code("warning", "Probable scraping damage in rules text (a typo or a broken [ABILITY]).",
                           "Nothing in the source can be changed; the record keeps the text as printed."),
+    "repaired-character": Code("warning", "A character with one reading was repaired (a no-break space to a space, a "
+                               "curly quote after a number to an inch mark); provenance keeps the original.",
+                               "Nothing; the source stays as received."),
     "missing-word": Code("warning", "A word (probably a keyword) is missing.", "Check the rule in another source."),
     "stray-asterisk": Code("warning", "A stray '*' (lost italics or a footnote marker) in rules text.", "Check the source."),
     # -- linking
