@@ -298,7 +298,20 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         _prose_body(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[1:], report)), report)
 
 
+_LONE_CELL = re.compile(r"^[+\-−]?\d+\s*(?:CP|\"|\+)?$")
+
+
+def _table_debris(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    """A line that is one table cell ('+1CP') inside a text: the rest of its row was lost."""
+    for ln in body:
+        if _LONE_CELL.match(ln.text.strip()):
+            report.warning(doc.path, ln.no, "table-debris",
+                           f"{block.title or 'block'}: a lone table cell inside the text; its row was lost in scraping",
+                           expected="a table row or a sentence", found=ln.text.strip(), column=ln.col)
+
+
 def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    _table_debris(doc, block, body, report)
     fields, flavour, stray = stratagem_fields([ln.text for ln in body])
     for text in stray:
         line = next(ln for ln in body if ln.text.strip() == text)
@@ -324,6 +337,7 @@ def _looks_like_flavour(text: str) -> bool:
 
 
 def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    _table_debris(doc, block, body, report)
     paragraphs: list[str] = []
     bullets: list[str] = []
     see_also: list[dict] = []

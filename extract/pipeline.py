@@ -11,7 +11,7 @@ from pathlib import Path
 
 
 from warscribe.schema.diagnostics import Report
-from warscribe.extract import battlescribe
+from warscribe.extract import battlescribe, defects
 from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
@@ -87,6 +87,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = ()) -> Result:
     records = store.finish()
     _resolve_references(records, report)
     report_number_collisions(report, records)
+    defects.scan(documents, report)
 
     # Stage 4b: compile rules text into keyword expressions and effects.
     records = compile_records(records)

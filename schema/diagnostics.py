@@ -81,6 +81,14 @@ CODES: dict[str, Code] = {
     "repaired-character": Code("warning", "A character with one reading was repaired (a no-break space to a space, a "
                                "curly quote after a number to an inch mark); provenance keeps the original.",
                                "Nothing; the source stays as received."),
+    "glued-words": Code("warning", "Words run together (spaces lost in scraping); found with the sources' vocabulary and "
+                        "an English word list.", "Nothing in the source can be changed; check the record's text."),
+    "lost-apostrophe": Code("warning", "A possessive printed without its apostrophe ('The bearers ranged weapons').",
+                            "Nothing in the source can be changed; check the record's text."),
+    "flattened-table": Code("warning", "A table's columns run together into one line of text.",
+                            "Restore the table with an annotation, or re-scrape the page."),
+    "table-debris": Code("warning", "A lone table cell ('+1CP') inside a text; its row was lost in scraping.",
+                         "Check the rule in another source."),
     "missing-word": Code("warning", "A word (probably a keyword) is missing.", "Check the rule in another source."),
     "stray-asterisk": Code("warning", "A stray '*' (lost italics or a footnote marker) in rules text.", "Check the source."),
     # -- linking

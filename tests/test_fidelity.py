@@ -276,3 +276,50 @@ When a unit declares a charge, roll 2D6.
     assert recs["10e/rules/advance-rolls"]["bullets"] == []
     assert recs["10e/rules/charge-moves"]["bullets"] == ["Charge roll: 2D6."]
     assert [d.line for d in _codes(result, "subheading-split")] == [11]
+
+
+# -- scraping defects --------------------------------------------------------------------
+
+def _found(result, code):
+    return [(d.line, d.column, d.found) for d in _codes(result, code)]
+
+
+def test_seed_scraping_defects_are_reported(seeds):
+    page = "sources/datasheet-imperial-agents-inquisitor.11e.txt"
+    assert [(d.file, d.line, d.found) for d in _codes(seeds, "glued-words")] == [(page, 557, "theyfightforthe")]
+    assert [(d.file, d.line, d.found) for d in _codes(seeds, "lost-apostrophe")] == [(page, 700, "bearers ranged")]
+    assert [(d.line, d.column) for d in _codes(seeds, "flattened-table")] == [(690, 82), (691, 1)]
+    assert [(d.line, d.found) for d in _codes(seeds, "table-debris")] == [(426, "+1CP")]
+
+
+def test_seed_repairs_keep_the_original_in_provenance(seeds):
+    recs = _records(seeds)
+    circle = recs["grey-knights/baneslayer-strike/sanctic-circle"]
+    assert "within 9\" of" in circle["effect"] and "”" not in circle["effect"]
+    repairs = [r for s in circle["source"] for r in s.get("repairs", [])]
+    assert {"line": 335, "column": 45, "found": "”", "repaired": '"'} in repairs
+    heavy = recs["11e/abilities/heavy"]
+    assert "\u00a0" not in heavy["text"] and "\n- That unit is unengaged." in heavy["text"]
+    assert [r["found"] for r in heavy["source"][0]["repairs"]] == ["\u00a0"] * 3
+    assert len(_codes(seeds, "repaired-character")) == 13
+
+
+def test_scraping_defects_in_a_new_place(tmp_path):
+    text = PAGE_HEAD + """Iron Resolve
+Each time a model in this unit would lose a wound, roll one D6. The attacker’s weapon and the attacker’s unit are not affected. The attacker’s rules apply.
+Iron Resolve Detachment
+Storm of Fire
+Whenunitsarewithin\u00a06” of this unit, the attackers weapon loses its abilities.
+Choose one of the following:Hold The Line Until the end of the turn, add 1 to saves.
++2CP
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    assert _found(result, "glued-words") == [(11, 1, "Whenunitsarewithin")]
+    assert _found(result, "lost-apostrophe") == [(11, 41, "attackers weapon")]
+    assert [(line, col) for line, col, _f in _found(result, "flattened-table")] == [(12, 29)]
+    assert _found(result, "table-debris") == [(13, 1, "+2CP")]
+    assert sorted((line, col) for line, col, _f in _found(result, "repaired-character")) == [(11, 19), (11, 21)]
+    rule = _records(result)["10e/rules/storm-of-fire"]
+    assert rule["text"].startswith('Whenunitsarewithin 6" of this unit')
+    assert rule["source"][0]["repairs"] == [{"line": 11, "column": 19, "found": "\u00a0", "repaired": " "},
+                                            {"line": 11, "column": 21, "found": "”", "repaired": '"'}]
