@@ -87,10 +87,11 @@ def enhancement(*, id: str, name: str, ruleset: str, detachment: str | None, poi
 
 
 def ability(*, id: str, name: str, ruleset: str, type: str, text: str, ability_id: str = OMIT,
-            number: str = OMIT, heading: str = OMIT, flavour: str = OMIT, bullets: list[str] = OMIT,
-            mentions: list[dict] = OMIT, effects: list[dict] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+            number: str = OMIT, heading: str = OMIT, unit: str = OMIT, flavour: str = OMIT,
+            bullets: list[str] = OMIT, mentions: list[dict] = OMIT, effects: list[dict] = OMIT,
+            source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("ability", id, name, ruleset, rulesets, dict(
-        type=type, ability_id=ability_id, number=number, heading=heading, flavour=flavour, text=text,
+        type=type, ability_id=ability_id, number=number, heading=heading, unit=unit, flavour=flavour, text=text,
         bullets=bullets, mentions=mentions, effects=effects, source=source))
 
 

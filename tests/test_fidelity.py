@@ -323,3 +323,34 @@ Choose one of the following:Hold The Line Until the end of the turn, add 1 to sa
     assert rule["text"].startswith('Whenunitsarewithin 6" of this unit')
     assert rule["source"][0]["repairs"] == [{"line": 11, "column": 19, "found": "\u00a0", "repaired": " "},
                                             {"line": 11, "column": 21, "found": "”", "repaired": '"'}]
+
+
+# -- untitled passages -------------------------------------------------------------------
+
+def test_seed_inquisitorial_agents_passages_are_abilities_of_that_unit(seeds):
+    recs = _records(seeds)
+    unit = [r for r in seeds.records if r.get("unit") == "imperial-agents/inquisitorial-agents"]
+    assert sorted((r["type"], r["heading"]) for r in unit) == [("datasheet", "lost"), ("datasheet", "lost"),
+                                                               ("wargear", "inferred")]
+    tome = recs["imperial-agents/inquisitorial-agents/abilities/tome-skull"]
+    assert tome["name"] == "Tome-skull" and tome["text"].startswith("Once per battle for each Tome-skull")
+    assert not [r for r in seeds.records if r["id"].startswith("11e/rules/inquisitorial-agents")]
+    assert [d.line for d in _codes(seeds, "heading-inferred") if "Tome-skull" in d.message] == [25]
+
+
+def test_untitled_unit_passages_elsewhere(tmp_path):
+    text = """Vigilators
+
+Each time this model makes an attack, re-roll a hit roll of 1.
+
+While this model is equipped with a Psyber-eagle, enemy units cannot be hidden from it.
+
+A unit has all the keywords printed on its datasheet.
+"""
+    result = build(tmp_path, text, kind="rules-extract", name="extract.txt", title="Vigilators", faction="Inquisition")
+    recs = _records(result)
+    eagle = recs["inquisition/vigilators/abilities/psyber-eagle"]
+    assert (eagle["type"], eagle["heading"], eagle["unit"]) == ("wargear", "inferred", "inquisition/vigilators")
+    lost = [r for r in result.records if r.get("heading") == "lost"]
+    assert [r["name"] for r in lost] == ["Vigilators: Each time this model makes an attack, re-roll a hit roll…"]
+    assert [r["kind"] for r in result.records if r["text"].startswith("A unit has all")] == ["rule"]

@@ -126,6 +126,10 @@ def link_passages(report: Report, store: Store, doc: Document, title: str, passa
             continue
         first_words = " ".join(re.findall(r"[A-Za-z0-9]+", passage.text)[:6])
         found = mentions(report, doc, passage.lines, passage.text)
+        faction = doc.meta.get("faction")
+        if faction and _about_the_unit(passage.text, title):
+            _unit_ability(report, store, doc, title, faction, passage, first_words, found)
+            continue
         record = records.rule(
             id=ids.untitled_rule(doc.ruleset, title, first_words), name=f"{title}: {_sentence_start(passage.text)}",
             ruleset=doc.ruleset, number=None, title=None, text=passage.display_text, bullets=passage.bullets,
@@ -134,6 +138,41 @@ def link_passages(report: Report, store: Store, doc: Document, title: str, passa
                        "passage has no heading and repeats no known rule; kept as an untitled rule",
                        expected="a heading", found=passage.text[:60])
         store.add(record, doc, passage.lines)
+
+
+# A passage about the unit whose page the extract comes from speaks of 'this unit' or 'the
+# bearer', or names the unit by its keyword ('... one INQUISITORIAL AGENTS unit ...').
+_THIS_UNIT = re.compile(r"\b(?:this (?:unit|model)|the bearer)\b")
+# A passage that names what it is the ability of: '... for each Tome-skull this unit is
+# equipped with', '... while this model is equipped with a Psyber-eagle'.
+_EQUIPPED = re.compile(
+    r"\b(?:each|a|an|one) (?P<a>[A-Z][A-Za-z’'\-]+(?: [A-Za-z’'\-]+){0,2}?) (?:this|that) (?:unit|model) is equipped with"
+    r"|\b(?:this|that) (?:unit|model) is equipped with (?:a|an|one or more) (?P<b>[A-Z][A-Za-z’'\-]+(?: [A-Z][A-Za-z’'\-]+){0,2})")
+
+
+def _about_the_unit(text: str, title: str) -> bool:
+    return bool(_THIS_UNIT.search(text)) or re.search(rf"\b{re.escape(title.upper())}\b", text) is not None
+
+
+def _unit_ability(report: Report, store: Store, doc: Document, unit: str, faction: str, passage: Passage,
+                  first_words: str, found) -> None:
+    """A headingless passage of a unit's page: an ability of that unit, named when the text names it."""
+    named = _EQUIPPED.search(passage.text)
+    if named:
+        name, kind, heading = (named.group("a") or named.group("b")).strip(), "wargear", "inferred"
+        report.warning(doc.path, passage.lines[0].no, "heading-inferred",
+                       f"heading lost in scraping; passage read as the {unit} wargear ability {name!r} it names",
+                       expected="a heading", found=passage.text[:60], column=passage.lines[0].col)
+    else:
+        name, kind, heading = f"{unit}: {_sentence_start(passage.text)}", "datasheet", "lost"
+        report.warning(doc.path, passage.lines[0].no, "heading-lost",
+                       f"passage has no heading; kept as an untitled ability of {unit}",
+                       expected="a heading", found=passage.text[:60], column=passage.lines[0].col)
+    rid = ids.unit_ability(faction, unit, name if named else first_words)
+    record = records.ability(
+        id=rid, name=name, ruleset=doc.ruleset, type=kind, heading=heading, unit=ids.datasheet(faction, unit),
+        text=passage.display_text, bullets=passage.bullets or records.OMIT, mentions=found)
+    store.add(record, doc, passage.lines)
 
 
 def _searchable(record: dict) -> str:
