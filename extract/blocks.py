@@ -191,13 +191,12 @@ def _summaries_to_their_tooltip(doc: Document, blocks: list[Block], report: Repo
         if block.kind != "rule" or not block.data.get("bullets"):
             continue
         j = i - 1  # past the sub-heading's own earlier print ('Desperate Escape Tests' twice)
-        while j > 0 and blocks[j].kind == "rule" and _stem(blocks[j].title) == _stem(block.title) \
-                and blocks[j + 1].first - blocks[j].last <= 1:
+        while j > 0 and blocks[j].kind == "rule" and _stem(blocks[j].title) == _stem(block.title):
             j -= 1
         if j < 0:
             continue
-        before = blocks[j]
-        if before.kind != "rule" or before.data.get("bullets") or blocks[j + 1].first - before.last > 1:
+        before = blocks[j]  # the block right before: line numbers are an HTML page's, not the text's
+        if before.kind != "rule" or before.data.get("bullets"):
             continue
         subject = _summary_subject(block.data["bullets"][0])
         if not subject or _stem(subject) != _stem(before.title) or _stem(subject) == _stem(block.title):

@@ -143,8 +143,11 @@ def test_entities_are_decoded_once_and_markup_in_text_stays_text():
 
 
 def test_list_items_and_whitespace():
-    doc, _ = read("<ul>\n  <li>1   Paragon</li>\n  <li>3-9\n Paladins</li>\n</ul><p>a\u00a0b</p>")
-    assert texts(doc) == ["- 1 Paragon", "- 3-9 Paladins", "a\u00a0b"]
+    doc, report = read("<ul>\n  <li>1   Paragon</li>\n  <li>3-9\n Paladins</li>\n</ul><p>a\u00a0b</p>")
+    # A no-break space is a space (issue 9): repaired, reported, and the original kept for provenance.
+    assert texts(doc) == ["- 1 Paragon", "- 3-9 Paladins", "a b"]
+    assert doc.lines[2].repairs == [(2, "\u00a0", " ")]
+    assert [d.code for d in report.diagnostics] == ["repaired-character"]
     assert [ln.no for ln in doc.lines] == [2, 3, 5]
 
 
