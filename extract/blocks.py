@@ -276,7 +276,15 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         _prose_body(doc, block, body, report)
         paragraphs = block.data.get("paragraphs", [])
         if len(paragraphs) >= 2 and "flavour" not in block.data:
-            block.data["flavour"] = paragraphs.pop(0)
+            # An enhancement's text opens with its flavour line, then 'X model only.' and its rules.
+            signal = rules_signal(paragraphs[0])
+            if signal is None:
+                block.data["flavour"] = paragraphs.pop(0)
+            else:
+                report.warning(doc.path, body[0].no, "flavour-undecided",
+                               f"enhancement text for {block.data['detachment']}: the paragraph where flavour sits "
+                               f"is kept as rules text: {signal}",
+                               expected="a flavour line", found=paragraphs[0], column=body[0].col)
         text = "\n\n".join(paragraphs)
         m = re.match(r"^(?P<restr>[^.]*?\bmodel only\.)\s*(?P<text>.*)$", text, re.S)
         block.data["restriction"] = m.group("restr") if m else None
@@ -335,6 +343,27 @@ def _looks_like_flavour(text: str) -> bool:
     return len(re.findall(r"[.!?](?:\s|$)", text)) <= 3
 
 
+# What marks a paragraph as rules text on these pages, whatever its words: it introduces
+# what follows (ends with ':'), names a KEYWORD in capitals or a rule by number, or has a
+# sentence that states a condition or an instruction.
+_RULES_SENTENCE = re.compile(
+    r"(?:^|[.!?]\s+)(?:Each time|If |When |Until |Add |Subtract |Roll |Select |At the (?:start|end) |In (?:your|the) "
+    r"|While (?:this|that|a|an|your) (?:unit|model))")
+
+
+def rules_signal(text: str) -> str | None:
+    """Why `text` must be rules text rather than flavour, or None."""
+    if text.rstrip().endswith(":"):
+        return "it introduces a list"
+    if re.search(r"\b[A-Z]{4,}\b", text):
+        return "it names a KEYWORD"
+    if re.search(r"\(\d\d(?:\.\d\d)*\)", text):
+        return "it cites a rule number"
+    if _RULES_SENTENCE.search(text):
+        return "a sentence states a condition or an instruction"
+    return None
+
+
 def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
     _table_debris(doc, block, body, report)
     paragraphs: list[str] = []
@@ -358,8 +387,21 @@ def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -
         in_see_also = False
         paragraphs.append(text)
     prose = [p for p in paragraphs if not p.startswith("- ")]
-    if len(prose) >= 2 and paragraphs[0] == prose[0] and _looks_like_flavour(paragraphs[0]):
-        block.data["flavour"] = paragraphs.pop(0)
+    if len(prose) >= 2 and paragraphs[0] == prose[0]:
+        first = paragraphs[0]
+        signal = rules_signal(first)
+        # Where flavour sits: a detachment rule's first paragraph of several is its flavour line
+        # (the page's layout); in other tooltips the first paragraph is flavour when it reads so.
+        by_place = block.kind == "detachment-rule"
+        if block.kind == "enhancement-text":
+            pass  # decided with the enhancement's restriction line, in _interpret
+        elif signal is None and (by_place or _looks_like_flavour(first)):
+            block.data["flavour"] = paragraphs.pop(0)
+        elif signal is not None and (by_place or _looks_like_flavour(first)):
+            line = next((ln for ln in body if ln.text.strip() and first.startswith(ln.text.strip()[:40])), block.lines[0])
+            report.warning(doc.path, line.no, "flavour-undecided",
+                           f"{block.title}: the paragraph where flavour sits is kept as rules text: {signal}",
+                           expected="a flavour line", found=first, column=line.col)
     block.data["paragraphs"] = paragraphs
     block.data["bullets"] = bullets
     block.data["see_also"] = see_also

@@ -111,6 +111,8 @@ CODES: dict[str, Code] = {
     "subheading-split": Code("warning", "A sub-heading inside a tooltip was printed like a heading and took the "
                              "tooltip's summary bullets; they were given back to the tooltip's rule.",
                              "Nothing; check both records read right."),
+    "flavour-undecided": Code("warning", "A paragraph where flavour sits reads as rules text (a KEYWORD, a rule number, "
+                              "a condition); it is kept as rules text.", "Check the rule; annotate if it is flavour."),
     "heading-inferred": Code("warning", "A headingless passage named from the ability it defines.", "Confirm, or annotate the title."),
     "heading-lost": Code("warning", "A headingless passage kept as an untitled rule.", "Annotate its title."),
     "unresolved-reference": Code("warning", "A reference (an ability's rule) that no record in the sources backs.",

@@ -354,3 +354,36 @@ A unit has all the keywords printed on its datasheet.
     lost = [r for r in result.records if r.get("heading") == "lost"]
     assert [r["name"] for r in lost] == ["Vigilators: Each time this model makes an attack, re-roll a hit roll…"]
     assert [r["kind"] for r in result.records if r["text"].startswith("A unit has all")] == ["rule"]
+
+
+# -- flavour and rules text --------------------------------------------------------------
+
+def test_seed_flavour_and_rules_where_the_page_puts_them(seeds):
+    recs = _records(seeds)
+    duty = recs["grey-knights/void-purge-force"]["rule"]
+    assert duty["flavour"].startswith("None can be allowed to reach an escape craft")
+    assert duty["text"] == "Add 1 to Advance and Charge rolls made for units from your army."
+    off = recs["11e/rules/01-02-04-not-on-the-battlefield"]
+    assert "flavour" not in off and off["text"].startswith("A unit that is embarked within a TRANSPORT")
+    assert "flavour" not in recs["11e/rules/05-04-04-destroyed"]
+    assert {d.line for d in _codes(seeds, "flavour-undecided")} == {180, 431}
+
+
+def test_flavour_by_place_and_rules_kept_elsewhere(tmp_path):
+    text = PAGE_HEAD + """Hold the Gate
+Iron Bastion Detachment
+The gate must not fall, whatever the cost; every warrior knows it.
+Each time a unit from your army is selected to fight, add 1 to its Attacks characteristic.
+Heavy Going
+Some units are burdened by their wargear. The following applies to such units:
+- It cannot Advance.
+- It cannot Fall Back.
+Models in such units are never slowed by terrain.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    rule = _records(result)["test-faction/iron-bastion"]["rule"]
+    assert rule["flavour"] == "The gate must not fall, whatever the cost; every warrior knows it."
+    assert rule["text"].startswith("Each time a unit from your army is selected to fight")
+    going = _records(result)["10e/rules/heavy-going"]
+    assert "flavour" not in going and going["text"].startswith("Some units are burdened by their wargear.")
+    assert [d.line for d in _codes(result, "flavour-undecided")] == [12]
