@@ -15,6 +15,7 @@ import re
 from collections import Counter
 
 from warscribe.extract.lines import Document, Line
+from warscribe.schema import words
 from warscribe.schema.diagnostics import Report
 
 # Lines that are no text of a record: nothing to check there.
@@ -37,11 +38,8 @@ _FLATTENED = re.compile(
     r"(?:^|(?<=:))(?P<name>(?:[A-Z][a-z]+ ){1,4}[A-Z][a-z]+) (?P<text>[A-Z][a-z]+ (?:one|a|an|the|your|each|up|until)\b)")
 
 
-@functools.lru_cache(maxsize=1)
 def _english():
-    from spellchecker import SpellChecker  # a word list with frequencies, loaded once
-
-    return SpellChecker(distance=1).word_frequency
+    return words.english().word_frequency
 
 
 def _known(word: str, vocabulary: Counter) -> bool:
