@@ -11,7 +11,7 @@ from pathlib import Path
 
 
 from warscribe.schema.diagnostics import Report
-from warscribe.extract import battlescribe, defects
+from warscribe.extract import annotations, battlescribe, defects
 from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
@@ -85,6 +85,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = ()) -> Result:
     if bsdata:
         battlescribe.add_to_store(store, bsdata, sources, report)
     records = store.finish()
+    annotations.apply(manifest, records, report)
     _resolve_references(records, report)
     report_number_collisions(report, records)
     defects.scan(documents, report)

@@ -44,6 +44,11 @@ CODES: dict[str, Code] = {
                      "Check the file is the rules page it should be."),
     "control-characters": Code("error", "A line holds control characters.", "Remove them from the source."),
     "missing-file": Code("error", "A file of a CSV export is missing.", "Export the complete data set."),
+    "bad-annotation": Code("error", "The annotations file beside the manifest cannot be read or does not match "
+                           "schema/annotations.schema.json; no annotation was applied.", "Fix the entry the message names."),
+    "stale-annotation": Code("warning", "An annotation no longer matches its source (the text it cites changed or vanished, "
+                             "its record or field is gone, or the sources now give the value); it was not applied.",
+                             "Check the source and update or remove the annotation."),
     # -- reading structured sources (CSV)
     "missing-column": Code("error", "A CSV table lacks a column the reader needs.", "Check the export's format version."),
     "too-few-fields": Code("error", "A CSV row has fewer cells than its header.", "Repair the row in the export."),

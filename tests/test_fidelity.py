@@ -387,3 +387,44 @@ Models in such units are never slowed by terrain.
     going = _records(result)["10e/rules/heavy-going"]
     assert "flavour" not in going and going["text"].startswith("Some units are burdened by their wargear.")
     assert [d.line for d in _codes(result, "flavour-undecided")] == [12]
+
+
+# -- annotations -------------------------------------------------------------------------
+
+def test_seed_annotation_restores_the_leader_list_with_provenance(seeds):
+    ds = _records(seeds)["imperial-agents/inquisitor"]
+    assert ds["leader"]["units"] == ["Inquisitorial Agents"]
+    [entry] = [s for s in ds["source"] if s["file"] == "sources/annotations.yaml"]
+    assert entry["fields"] == ["leader.units"] and entry["annotation"]["evidence"]["line"] == 3
+    assert not _codes(seeds, "stale-annotation") and not _codes(seeds, "bad-annotation")
+
+
+ANNOTATED_PAGE = PAGE_HEAD.replace("KEYWORDS:", "LEADER\nThis model can be attached to the following units:\nKEYWORDS:")
+NOTE = """annotations:
+  - record: test-faction/test-unit
+    field: leader.units
+    value: [Test Squad]
+    stated_by: a tester
+    reason: the other page says so
+    evidence: {file: other.txt, line: 1, text: while this model leads a Test Squad}
+    fills: {file: page.txt, line: 7, text: attached to the following units}
+"""
+
+
+def test_annotation_applied_marked_and_reported_when_stale(tmp_path):
+    (tmp_path / "other.txt").write_text("Note: while this model leads a Test Squad, it is brave.\n", encoding="utf-8")
+    (tmp_path / "annotations.yaml").write_text(NOTE, encoding="utf-8")
+    result = build(tmp_path, ANNOTATED_PAGE)
+    ds = _records(result)["test-faction/test-unit"]
+    assert ds["leader"]["units"] == ["Test Squad"]
+    assert ds["source"][-1]["fields"] == ["leader.units"] and ds["source"][-1]["first_line"] == 2
+    assert result.rejected == []
+    # The evidence changes: the annotation is reported and not applied.
+    (tmp_path / "other.txt").write_text("Note: this model is brave.\n", encoding="utf-8")
+    result = build(tmp_path, ANNOTATED_PAGE)
+    assert _records(result)["test-faction/test-unit"]["leader"]["units"] == []
+    assert [(d.file.endswith("annotations.yaml"), d.line) for d in _codes(result, "stale-annotation")] == [(True, 2)]
+    # A malformed file is an error, located, and nothing is applied.
+    (tmp_path / "annotations.yaml").write_text(NOTE.replace("stated_by: a tester\n", ""), encoding="utf-8")
+    result = build(tmp_path, ANNOTATED_PAGE)
+    assert [d.code for d in result.report.errors] == ["bad-annotation"]

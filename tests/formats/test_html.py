@@ -10,12 +10,14 @@ from warscribe.schema.diagnostics import Report
 from warscribe.extract.html import read_html
 from warscribe.extract.pipeline import extract
 
+from conftest import without_annotated
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "html"
 
 
 def _without_source(records: list[dict]) -> dict[str, dict]:
-    return {r["id"]: {k: v for k, v in r.items() if k != "source"} for r in records}
+    return {r["id"]: {k: v for k, v in without_annotated(r).items() if k != "source"} for r in records}
 
 
 @pytest.fixture(scope="module")
