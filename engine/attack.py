@@ -89,7 +89,8 @@ def attacks_per_model(weapon: Weapon, target: Target, conditions: Conditions) ->
     """A characteristic plus [BLAST] and [RAPID FIRE X].
 
     [BLAST]: one extra attack per five target models, rounding down (10e Blast);
-    [BLAST X] adds X per five models instead (11e 24.05). [RAPID FIRE X]: X more
+    [BLAST X] adds X per five models instead (11e 24.05), and so does [CLEAVE X] (11e)
+    when all the weapon's attacks have one target. [RAPID FIRE X]: X more
     attacks within half range (10e Rapid Fire, 11e 24.30).
     """
     total = D.dice(weapon.attacks)
@@ -98,6 +99,11 @@ def attacks_per_model(weapon: Weapon, target: Target, conditions: Conditions) ->
         per_five = blast.get("value", 1)
         for _ in range(target.models // 5):
             total = D.convolve(total, D.dice(per_five))
+    cleave = _ability(weapon, "cleave")
+    if cleave is not None:
+        # The scenario's weapon group targets one unit, the condition [CLEAVE] asks for.
+        for _ in range(target.models // 5):
+            total = D.convolve(total, D.dice(cleave["value"]))
     rapid = _ability(weapon, "rapid-fire")
     if rapid is not None and conditions.half_range and weapon.type == "ranged":
         total = D.convolve(total, D.dice(rapid["value"]))

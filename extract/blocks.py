@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
-from warscribe.extract.stratagem_text import DESIGNER, FIELD, stratagem_fields
+from warscribe.extract.stratagem_text import DESIGNER, FIELD, regroup_lists, stratagem_fields
 from warscribe.schema.text import clean_name, norm
 
 _CP = re.compile(r"^(\d+)\s*CP$")
@@ -21,7 +21,8 @@ _STRAT_NAME = re.compile(r"^(?P<name>[A-Z‘’'\-\u2011 !,]*[A-Z])(?P<num>\d\d\
 _STRAT_ORIGIN = re.compile(
     r"^(?P<det>.*?\S)(?:\s+[–-]\s+(?P<cat>Battle Tactic|Strategic Ploy|Epic Deed|Wargear))?\s+Stratagem$")
 _NUM_PREFIX = re.compile(r"^(?P<num>\d\d(?:\.\d\d){0,3})\s+(?P<title>\S.*)$")
-_NUM_SUFFIX = re.compile(r"^(?P<title>\S.*?)(?P<num>\d\d\.\d\d(?:\.\d\d)?)(?:\s*/\s*(?P<alias>.+?)\d\d\.\d\d)?$")
+_NUM_SUFFIX = re.compile(
+    r"^(?P<title>\S.*?)(?P<num>\d\d\.\d\d(?:\.\d\d)?)(?:\s*/\s*(?P<alias>.+?)(?P<alias_num>\d\d\.\d\d(?:\.\d\d)?))?$")
 _USAGE = re.compile(r"^The (?P<kws>.+?) keywords? (?:is|are) used in the following (?P<faction>.+?) datasheets:$")
 _DETACHMENT = re.compile(r"^(?P<det>[A-Z][A-Za-z’' \-]+) Detachment$")
 _ONLY_PIPES = re.compile(r"^[|\s]+$")
@@ -162,7 +163,55 @@ def parse_blocks(doc: Document, lines: list[Line], report: Report) -> list[Block
             current = None
     for block in blocks:
         _interpret(doc, block, report)
+    _summaries_to_their_tooltip(doc, blocks, report)
     return blocks
+
+
+def _stem(text: str) -> str:
+    """A title compared loosely: case, punctuation and plural endings aside ('Fall Back Moves' ~ 'Fall Back Move')."""
+    return " ".join(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _summary_subject(bullet: str) -> str | None:
+    """What a summary bullet is about: 'Fall Back Move: Models move up to M"' -> 'Fall Back Move'."""
+    m = re.match(r"^(?P<subject>[A-Z][^:()]{2,40}?)\s*(?:\([^)]*\))?:\s", bullet)
+    return m.group("subject") if m else None
+
+
+def _summaries_to_their_tooltip(doc: Document, blocks: list[Block], report: Report) -> None:
+    """A tooltip's sub-heading read as a heading takes the tooltip's summary box: give it back.
+
+    A 10th-edition tooltip ends with a box of summary bullets, the first naming the
+    tooltip's rule ('- Fall Back Move: Models move up to M"'). When a rule block right
+    after another holds a box whose first bullet names the block before and not itself,
+    the block is a sub-heading inside that tooltip ('Desperate Escape Tests' inside Fall
+    Back Moves): the box goes back to the tooltip, the sub-heading keeps its own text.
+    """
+    for i, block in enumerate(blocks):
+        if block.kind != "rule" or not block.data.get("bullets"):
+            continue
+        j = i - 1  # past the sub-heading's own earlier print ('Desperate Escape Tests' twice)
+        while j > 0 and blocks[j].kind == "rule" and _stem(blocks[j].title) == _stem(block.title):
+            j -= 1
+        if j < 0:
+            continue
+        before = blocks[j]  # the block right before: line numbers are an HTML page's, not the text's
+        if before.kind != "rule" or before.data.get("bullets"):
+            continue
+        subject = _summary_subject(block.data["bullets"][0])
+        if not subject or _stem(subject) != _stem(before.title) or _stem(subject) == _stem(block.title):
+            continue
+        box = [ln for ln in block.lines if ln.text.strip().startswith("- ")]
+        block.lines = [ln for ln in block.lines if ln not in box]
+        before.lines.extend(box)
+        before.data["bullets"] = block.data["bullets"]
+        before.data["paragraphs"] = before.data["paragraphs"] + ["- " + b for b in block.data["bullets"]]
+        block.data["paragraphs"] = [p for p in block.data["paragraphs"] if not p.startswith("- ")]
+        block.data["bullets"] = []
+        report.warning(doc.path, box[0].no, "subheading-split",
+                       f"{block.title!r} is a sub-heading inside the {before.title!r} tooltip; "
+                       f"its summary bullets were given back to {before.title!r}",
+                       expected=f"the summary of {block.title!r}", found=box[0].text.strip(), column=box[0].col)
 
 
 def _dedupe(doc: Document, block: Block, body: list[Line]) -> list[Line]:
@@ -179,6 +228,23 @@ def _dedupe(doc: Document, block: Block, body: list[Line]) -> list[Line]:
     return out
 
 
+def _regroup(doc: Document, block: Block, body: list[Line], report: Report) -> list[Line]:
+    """Labelled parts with their lists printed after later parts: each list back under its label."""
+    order, moved = regroup_lists([ln.text for ln in body])
+    moved_set = set(moved)
+    for k, i in enumerate(moved):
+        if k and moved[k - 1] == i - 1:
+            continue  # one report per run of moved bullets
+        ln = body[i]
+        owner = next(body[j] for j in reversed(order[:order.index(i)]) if j not in moved_set
+                     and not body[j].text.lstrip().startswith("- "))
+        report.warning(doc.path, ln.no, "list-regrouped",
+                       f"{block.title or 'block'}: a list printed after later parts was put back under "
+                       f"{owner.text.split(':')[0]!r}",
+                       expected=f"the list right after {owner.text.strip()[:60]!r}", found=ln.text, column=ln.col)
+    return [body[i] for i in order]
+
+
 def _interpret(doc: Document, block: Block, report: Report) -> None:
     head = block.lines[0].text.strip()
     if block.kind == "stratagem":
@@ -189,7 +255,7 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         om = _STRAT_ORIGIN.match(block.lines[2].text.strip())
         block.data["origin"] = om.group("det").strip()
         block.data["category"] = om.group("cat")
-        _stratagem_body(doc, block, _dedupe(doc, block, block.lines[3:]), report)
+        _stratagem_body(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[3:], report)), report)
     elif block.kind == "keyword-usage":
         m = _USAGE.match(head)
         kws = [k.strip().upper() for k in re.split(r",| and ", m.group("kws")) if k.strip()]
@@ -210,7 +276,15 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         _prose_body(doc, block, body, report)
         paragraphs = block.data.get("paragraphs", [])
         if len(paragraphs) >= 2 and "flavour" not in block.data:
-            block.data["flavour"] = paragraphs.pop(0)
+            # An enhancement's text opens with its flavour line, then 'X model only.' and its rules.
+            signal = rules_signal(paragraphs[0])
+            if signal is None:
+                block.data["flavour"] = paragraphs.pop(0)
+            else:
+                report.warning(doc.path, body[0].no, "flavour-undecided",
+                               f"enhancement text for {block.data['detachment']}: the paragraph where flavour sits "
+                               f"is kept as rules text: {signal}",
+                               expected="a flavour line", found=paragraphs[0], column=body[0].col)
         text = "\n\n".join(paragraphs)
         m = re.match(r"^(?P<restr>[^.]*?\bmodel only\.)\s*(?P<text>.*)$", text, re.S)
         block.data["restriction"] = m.group("restr") if m else None
@@ -223,13 +297,28 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         elif s:
             block.number, block.title = s.group("num"), s.group("title").strip()
             if s.group("alias"):
+                # 'LEADER24.22 / SUPPORT24.23': one text defines two rules.
                 block.data["alias"] = s.group("alias").strip()
+                block.data["alias_number"] = s.group("alias_num")
         else:
             block.title = head
-        _prose_body(doc, block, _dedupe(doc, block, block.lines[1:]), report)
+        _prose_body(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[1:], report)), report)
+
+
+_LONE_CELL = re.compile(r"^[+\-−]?\d+\s*(?:CP|\"|\+)?$")
+
+
+def _table_debris(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    """A line that is one table cell ('+1CP') inside a text: the rest of its row was lost."""
+    for ln in body:
+        if _LONE_CELL.match(ln.text.strip()):
+            report.warning(doc.path, ln.no, "table-debris",
+                           f"{block.title or 'block'}: a lone table cell inside the text; its row was lost in scraping",
+                           expected="a table row or a sentence", found=ln.text.strip(), column=ln.col)
 
 
 def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    _table_debris(doc, block, body, report)
     fields, flavour, stray = stratagem_fields([ln.text for ln in body])
     for text in stray:
         line = next(ln for ln in body if ln.text.strip() == text)
@@ -254,7 +343,29 @@ def _looks_like_flavour(text: str) -> bool:
     return len(re.findall(r"[.!?](?:\s|$)", text)) <= 3
 
 
+# What marks a paragraph as rules text on these pages, whatever its words: it introduces
+# what follows (ends with ':'), names a KEYWORD in capitals or a rule by number, or has a
+# sentence that states a condition or an instruction.
+_RULES_SENTENCE = re.compile(
+    r"(?:^|[.!?]\s+)(?:Each time|If |When |Until |Add |Subtract |Roll |Select |At the (?:start|end) |In (?:your|the) "
+    r"|While (?:this|that|a|an|your) (?:unit|model))")
+
+
+def rules_signal(text: str) -> str | None:
+    """Why `text` must be rules text rather than flavour, or None."""
+    if text.rstrip().endswith(":"):
+        return "it introduces a list"
+    if re.search(r"\b[A-Z]{4,}\b", text):
+        return "it names a KEYWORD"
+    if re.search(r"\(\d\d(?:\.\d\d)*\)", text):
+        return "it cites a rule number"
+    if _RULES_SENTENCE.search(text):
+        return "a sentence states a condition or an instruction"
+    return None
+
+
 def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -> None:
+    _table_debris(doc, block, body, report)
     paragraphs: list[str] = []
     bullets: list[str] = []
     see_also: list[dict] = []
@@ -276,8 +387,21 @@ def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -
         in_see_also = False
         paragraphs.append(text)
     prose = [p for p in paragraphs if not p.startswith("- ")]
-    if len(prose) >= 2 and paragraphs[0] == prose[0] and _looks_like_flavour(paragraphs[0]):
-        block.data["flavour"] = paragraphs.pop(0)
+    if len(prose) >= 2 and paragraphs[0] == prose[0]:
+        first = paragraphs[0]
+        signal = rules_signal(first)
+        # Where flavour sits: a detachment rule's first paragraph of several is its flavour line
+        # (the page's layout); in other tooltips the first paragraph is flavour when it reads so.
+        by_place = block.kind == "detachment-rule"
+        if block.kind == "enhancement-text":
+            pass  # decided with the enhancement's restriction line, in _interpret
+        elif signal is None and (by_place or _looks_like_flavour(first)):
+            block.data["flavour"] = paragraphs.pop(0)
+        elif signal is not None and (by_place or _looks_like_flavour(first)):
+            line = next((ln for ln in body if ln.text.strip() and first.startswith(ln.text.strip()[:40])), block.lines[0])
+            report.warning(doc.path, line.no, "flavour-undecided",
+                           f"{block.title}: the paragraph where flavour sits is kept as rules text: {signal}",
+                           expected="a flavour line", found=first, column=line.col)
     block.data["paragraphs"] = paragraphs
     block.data["bullets"] = bullets
     block.data["see_also"] = see_also

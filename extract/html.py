@@ -35,7 +35,7 @@ from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, P
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract.encoding import decode_utf8
-from warscribe.extract.lines import Document, Line
+from warscribe.extract.lines import Document, Line, repair_characters
 from warscribe.extract.stratagem_text import LABEL_ONLY
 
 # Never content: dropped with everything inside.
@@ -332,4 +332,11 @@ def read_html(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
     if not any(ln.use is None for ln in doc.lines):
         report.error(path, 1, "empty-source", "page has no readable text", expected="rules text", found="markup only")
         return None
+    for ln in doc.lines:
+        # The same unambiguous repairs as a text page, located at the text's line.
+        ln.text, repairs = repair_characters(ln.text)
+        for col, found, repaired, what in repairs:
+            report.warning(path, ln.no, "repaired-character", f"{what} repaired; the original is kept in provenance",
+                           expected=repaired, found=found)
+            ln.repairs.append((ln.col + col - 1, found, repaired))
     return doc

@@ -35,6 +35,8 @@ class Line:
     # Table cells, when the reader saw a table row ('| a | b |').
     cells: list[str] | None = None
     use: str | None = None  # record id, or "class:<name>" from IGNORABLE
+    # Characters repaired when read: (column, as found, as repaired); the record keeps them in provenance.
+    repairs: list[tuple[int, str, str]] = field(default_factory=list)
 
     def mark(self, use: str) -> None:
         if self.use is None:
@@ -53,9 +55,18 @@ class Document:
     meta: dict
     lines: list[Line] = field(default_factory=list)
     raw_line_count: int = 0
+    _last_col: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
     def unaccounted(self) -> list[Line]:
         return [ln for ln in self.lines if ln.use is None]
+
+    def shares_line(self, ln: Line) -> bool:
+        """Whether the physical line of `ln` holds a piece after it (a run-on line)."""
+        if self._last_col is None:
+            self._last_col = {}
+            for piece in self.lines:
+                self._last_col[piece.no] = max(self._last_col.get(piece.no, 0), piece.col)
+        return self._last_col.get(ln.no, 0) > ln.col
 
 
 # A run-on: a sentence ends and the next heading or sentence starts with no space
@@ -67,6 +78,7 @@ _RUN_ON = re.compile(
     r"|(?<=[a-z)\]][.:])(?=- [A-Z‘'“\[])"  # ".- Item" / ":- Item" — inline bullet
     r"|(?<=[a-z)][.])(?=\d\d\.\d\d)"  # "roll.13.08 Benefit of Cover"
     r"|(?<=[a-z.)]) (?=- (?:[A-Z][a-z]+ ){1,3}[A-Za-z]+: )"  # "... unit. - Resolve Damage: ..."
+    r"|(?<=[a-z)][.:])(?=\s{2,}- [A-Z‘'“\[])"  # "... apply:  - That unit ..." — a list flattened into a line
 )
 
 
@@ -94,6 +106,24 @@ def split_run_ons(text: str) -> list[tuple[int, str]]:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+# Scraping damage that has one reading, so it is repaired (and reported, with the original
+# kept in provenance): a no-break space is a space; a closing curly quote right after a
+# number is an inch mark ('9”' is 9 inches, the rules print distances as 9").
+_REPAIRS = (
+    (re.compile("\u00a0"), " ", "no-break space"),
+    (re.compile("(?<=\\d)\u201d"), '"', "curly quote as an inch mark"),
+)
+
+
+def repair_characters(text: str) -> tuple[str, list[tuple[int, str, str, str]]]:
+    """`text` with its unambiguous character damage repaired; each repair as (column, found, repaired, what)."""
+    repairs = []
+    for pattern, replacement, what in _REPAIRS:
+        for m in pattern.finditer(text):
+            repairs.append((m.start() + 1, m.group(0), replacement, what))
+        text = pattern.sub(replacement, text)  # same length: columns stay the source's
+    return text, sorted(repairs)
 _TABLE_ROW = re.compile(r"^(?:\|.*|[^|]+\|.*)\|\s*$")
 
 
@@ -136,10 +166,20 @@ def read_text(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
             ln.classify("blank")
             doc.lines.append(ln)
             continue
+        raw, repairs = repair_characters(raw)
+        for col, found, repaired, what in repairs:
+            report.warning(path, no, "repaired-character", f"{what} repaired; the original is kept in provenance",
+                           expected=repaired, found=found, column=col)
         cells = table_cells(raw)
         if cells is not None:
-            doc.lines.append(Line(no, raw.strip(), 1, cells=cells))
+            doc.lines.append(Line(no, raw.strip(), 1, cells=cells,
+                                  repairs=[(c, f, r) for c, f, r, _w in repairs]))
             continue
-        for col, piece in split_run_ons(raw.strip()):
-            doc.lines.append(Line(no, piece, col))
+        indent = len(raw) - len(raw.lstrip())
+        pieces = [(col + indent, piece) for col, piece in split_run_ons(raw.strip())]
+        for k, (col, piece) in enumerate(pieces):
+            # A piece owns the repairs up to the next piece (the spaces between them too).
+            end = pieces[k + 1][0] if k + 1 < len(pieces) else len(raw) + 1
+            mine = [(c, f, r) for c, f, r, _w in repairs if (col <= c or k == 0) and c < end]
+            doc.lines.append(Line(no, piece, col, repairs=mine))
     return doc

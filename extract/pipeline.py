@@ -11,13 +11,14 @@ from pathlib import Path
 
 
 from warscribe.schema.diagnostics import Report
-from warscribe.extract import battlescribe
+from warscribe.extract import annotations, battlescribe, defects
 from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
 from warscribe.extract.limits import Limits
 from warscribe.extract.lines import Document, read_text
 from warscribe.extract.link import Linker
+from warscribe.extract.link.rules import report_number_collisions
 from warscribe.extract.page import parse_page
 from warscribe.schema.registry import record_errors
 from warscribe.schema.values import implausible
@@ -114,7 +115,10 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
         battlescribe.add_to_store(store, bsdata, listed, report)
     progress("link", 0, 1)
     records = store.finish()
+    annotations.apply(manifest, records, report)
     _resolve_references(records, report)
+    report_number_collisions(report, records)
+    defects.scan(documents, report)
     progress("validate", 0, len(records))
 
     # Stage 4b: compile rules text into keyword expressions and effects.
@@ -173,16 +177,24 @@ def _resolve_references(records: list[dict], report: Report) -> None:
 
 
 def line_accounting(doc: Document) -> dict:
-    """Per source: physical lines, and how their pieces were used or classified."""
-    counts: dict[str, int] = {}
-    used_lines: set[int] = set()
-    unaccounted: set[int] = set()
+    """Per source: physical lines, each counted once.
+
+    A run-on line is split into pieces; the line counts as unaccounted when any piece is
+    (lost text is never hidden by a used neighbour), else as used when any piece is used by
+    a record, else under the class of its first piece.
+    """
+    uses: dict[int, list[str | None]] = {}
     for ln in doc.lines:
-        if ln.use is None:
-            unaccounted.add(ln.no)
-        elif ln.use.startswith("class:"):
-            counts[ln.use[6:]] = counts.get(ln.use[6:], 0) + 1
+        uses.setdefault(ln.no, []).append(ln.use)
+    counts: dict[str, int] = {}
+    used = unaccounted = 0
+    for pieces in uses.values():
+        if any(u is None for u in pieces):
+            unaccounted += 1
+        elif any(not u.startswith("class:") for u in pieces):
+            used += 1
         else:
-            used_lines.add(ln.no)
-    return {"lines": doc.raw_line_count, "used_by_records": len(used_lines),
-            "classified": dict(sorted(counts.items())), "unaccounted": len(unaccounted)}
+            cls = pieces[0][6:]
+            counts[cls] = counts.get(cls, 0) + 1
+    return {"lines": doc.raw_line_count, "used_by_records": used,
+            "classified": dict(sorted(counts.items())), "unaccounted": unaccounted}

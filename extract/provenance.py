@@ -16,9 +16,13 @@ GAP = 4
 
 
 def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list[str] | None = None,
-          item: dict | None = None) -> dict:
+          first_column: int | None = None, last_column: int | None = None, item: dict | None = None) -> dict:
     """`item`: for structured data, the entry read ({catalogue, id} of a BattleScribe entry)."""
     out = {"file": file, "first_line": first_line, "last_line": last_line, "ruleset": ruleset}
+    if first_column:
+        out["first_column"] = first_column
+    if last_column:
+        out["last_column"] = last_column
     if fields:
         out["fields"] = fields
     if item:
@@ -27,14 +31,32 @@ def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list
 
 
 def from_lines(doc: Document, lines: list[Line], fields: list[str] | None = None) -> list[dict]:
-    """One entry per cluster of nearby lines."""
+    """One entry per cluster of nearby lines.
+
+    Where a physical line holds two records (a run-on line split into pieces), the entry
+    says where on it this record starts (`first_column`) or ends (`last_column`).
+    """
     entries: list[dict] = []
-    for no in sorted({ln.no for ln in lines}):
-        if entries and no - entries[-1]["last_line"] <= GAP:
-            entries[-1]["last_line"] = no
-            continue
-        entries.append(entry(doc.path, no, no, doc.ruleset, fields))
-    return entries
+    pieces = sorted(lines, key=lambda ln: (ln.no, ln.col))
+    for ln in pieces:
+        if entries and ln.no - entries[-1]["last_line"] <= GAP:
+            last = entries[-1]
+            last["last_line"] = ln.no
+            last.pop("last_column", None)
+        else:
+            last = entry(doc.path, ln.no, ln.no, doc.ruleset, fields, first_column=ln.col if ln.col > 1 else None)
+            entries.append(last)
+        if doc.shares_line(ln):
+            last["last_column"] = ln.col + len(ln.text) - 1
+        for col, found, repaired in ln.repairs:
+            last.setdefault("repairs", []).append({"line": ln.no, "column": col, "found": found, "repaired": repaired})
+    return [_ordered(e) for e in entries]
+
+
+def _ordered(e: dict) -> dict:
+    """Keys in schema order (fields last) whatever order they were set in."""
+    order = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry", "repairs")
+    return {k: e[k] for k in order if k in e}
 
 
 def from_rows(rows: list, ruleset: str, fields: list[str] | None = None) -> list[dict]:
@@ -47,7 +69,8 @@ def from_rows(rows: list, ruleset: str, fields: list[str] | None = None) -> list
 
 
 def key(e: dict) -> tuple:
-    return (e["file"], e["first_line"], e["last_line"], tuple(e.get("fields") or ()))
+    return (e["file"], e["first_line"], e.get("first_column", 1), e["last_line"], e.get("last_column", 0),
+            tuple(e.get("fields") or ()))
 
 
 def merge_spans(entries: list[dict]) -> list[dict]:
@@ -59,7 +82,16 @@ def merge_spans(entries: list[dict]) -> list[dict]:
             if (last["file"] == e["file"] and last.get("fields") == e.get("fields")
                     and e["first_line"] - last["last_line"] <= GAP):
                 # Also folds a span inside another (one passage seen through two records).
-                last["last_line"] = max(last["last_line"], e["last_line"])
+                for repair in e.get("repairs", []):
+                    if repair not in last.setdefault("repairs", []):
+                        last["repairs"].append(repair)
+                if e["last_line"] > last["last_line"] or (
+                        e["last_line"] == last["last_line"] and "last_column" not in e):
+                    last.pop("last_column", None)
+                    if "last_column" in e:
+                        last["last_column"] = e["last_column"]
+                    last["last_line"] = e["last_line"]
+                merged[-1] = _ordered(last)
                 continue
         merged.append(dict(e))
     return merged

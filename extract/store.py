@@ -12,6 +12,7 @@ from __future__ import annotations
 from warscribe.schema.diagnostics import Report
 from warscribe.extract import provenance
 from warscribe.extract.lines import Document, Line
+from warscribe.schema import records
 from warscribe.schema.text import norm
 
 # Fields that differ between sightings without making them different records.
@@ -85,5 +86,9 @@ class Store:
             rec = self.records[rid]
             rec["source"] = provenance.merge_spans(sorted(rec["source"], key=lambda p: (self.order.get(p["file"], 99), p["first_line"], p["last_line"])))
             rec["ruleset"] = rec["source"][0]["ruleset"] if "fields" not in rec["source"][0] else rec["ruleset"]
+            seen_under = sorted({p["ruleset"] for p in rec["source"]} | {rec["ruleset"]})
+            if len(seen_under) > 1:
+                # Said, not chosen: one text printed under both editions (Boarding Actions).
+                rec = records.with_rulesets(rec, seen_under)
             out.append(rec)
         return out

@@ -51,3 +51,71 @@ def stratagem_fields(texts: list[str]) -> tuple[dict[str, str], str | None, list
         else:
             stray.append(text)
     return fields, flavour, stray
+
+
+def regroup_lists(texts: list[str]) -> tuple[list[int], list[int]]:
+    """Put each bullet list back under the labelled part that announced it.
+
+    Pages print a part's list after later parts ('WHEN: ... the following rolls:', then
+    TARGET and EFFECT, then the rolls), or print a label twice with its list after the
+    repeat. Returns (order, moved): `order` lists the indices of `texts` so that every
+    label is followed by its own lines and items, and `moved` the indices of the bullets
+    that changed place. A run of bullets belongs to the current part when that part
+    announced a list (its text ends with ':'), else to the latest earlier part that
+    announced one and has no items yet, else to the current part.
+    """
+    preamble: list[int] = []
+    parts: list[list[int]] = []  # each: [label index, continuation and item indices ...]
+    by_label: dict[str, int] = {}
+    announced: list[int] = []  # part numbers whose text ends with ':' and that have no items yet
+    current: int | None = None
+    owner: int | None = None  # part a run of bullets goes to
+    moved: list[int] = []
+    repeats: list[int] = []
+    prose_after_label = False
+    for i, raw in enumerate(texts):
+        text = raw.strip()
+        fm = FIELD.match(text)
+        if fm or DESIGNER.match(text):
+            key = text if not fm else fm.group("label")
+            owner = None
+            prose_after_label = False
+            if key in by_label and fm and norm_space(texts[parts[by_label[key]][0]]) == norm_space(text):
+                current = by_label[key]  # the same label printed again: what follows is its
+                repeats.append(i)
+                continue
+            by_label[key] = len(parts)
+            parts.append([i])
+            current = len(parts) - 1
+            if text.endswith(":"):
+                announced.append(current)
+            continue
+        if current is None:
+            preamble.append(i)
+            continue
+        if text.startswith("- "):
+            if owner is None:
+                if prose_after_label:
+                    owner = current  # the paragraph just above introduced this list
+                elif current in announced:
+                    owner = current
+                elif announced and announced[-1] < current:
+                    owner = announced[-1]
+                else:
+                    owner = current
+                if owner in announced:
+                    announced.remove(owner)
+            if owner != current:
+                moved.append(i)
+            parts[owner].append(i)
+            prose_after_label = False
+            continue
+        owner = None
+        prose_after_label = True
+        parts[current].append(i)
+    order = preamble + [i for part in parts for i in part] + repeats
+    return order, moved
+
+
+def norm_space(text: str) -> str:
+    return " ".join(text.split())

@@ -24,6 +24,7 @@ ABILITIES: dict[str, tuple[str, str | None]] = {
     "anti": ("ANTI", "anti"),
     "assault": ("ASSAULT", None),
     "blast": ("BLAST", "optional-value"),
+    "cleave": ("CLEAVE", "value"),  # 11th edition: X more attack dice per five target models
     "close-quarters": ("CLOSE-QUARTERS", None),
     "conversion": ("CONVERSION", None),
     "devastating-wounds": ("DEVASTATING WOUNDS", None),

@@ -86,7 +86,7 @@ class Bundle:
         """Records with this name (case-insensitive), optionally of one kind and ruleset."""
         kinds = [kind] if kind else KINDS
         out = [r for k in kinds for r in self.by_name.get((k, name.casefold()), [])]
-        return [r for r in out if ruleset is None or r["ruleset"] == ruleset]
+        return [r for r in out if ruleset is None or ruleset in r.get("rulesets", [r["ruleset"]])]
 
     def rulesets_of(self, record: dict) -> list[str]:
         """Every ruleset a record was seen under (its provenance), its own first."""

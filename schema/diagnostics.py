@@ -48,6 +48,11 @@ CODES: dict[str, Code] = {
                           "Check the file, or raise the limit with --max-line-length."),
     "control-characters": Code("error", "A line holds control characters.", "Remove them from the source."),
     "missing-file": Code("error", "A file of a CSV export is missing.", "Export the complete data set."),
+    "bad-annotation": Code("error", "The annotations file beside the manifest cannot be read or does not match "
+                           "schema/annotations.schema.json; no annotation was applied.", "Fix the entry the message names."),
+    "stale-annotation": Code("warning", "An annotation no longer matches its source (the text it cites changed or vanished, "
+                             "its record or field is gone, or the sources now give the value); it was not applied.",
+                             "Check the source and update or remove the annotation."),
     # -- reading structured sources (CSV)
     "missing-column": Code("error", "A CSV table lacks a column the reader needs.", "Check the export's format version."),
     "too-few-fields": Code("error", "A CSV row has fewer cells than its header.", "Repair the row in the export."),
@@ -79,10 +84,23 @@ CODES: dict[str, Code] = {
     "bad-composition": Code("warning", "A unit-composition line cannot be read.", "Check the source line."),
     "stratagem-text": Code("warning", "A stratagem's text lacks a WHEN/TARGET/EFFECT field or has text outside them.",
                            "Check the stratagem in the source."),
+    "list-regrouped": Code("warning", "A labelled part's list was printed after later parts (or after its label's repeat) "
+                           "and was put back under the label that announced it.", "Nothing; check the record reads right."),
     "lost-table": Code("warning", "Part of a table was lost in scraping.", "Restore it with an annotation, or re-scrape."),
     # -- text checks
     "scraping-typo": Code("warning", "Probable scraping damage in rules text (a typo or a broken [ABILITY]).",
                           "Nothing in the source can be changed; the record keeps the text as printed."),
+    "repaired-character": Code("warning", "A character with one reading was repaired (a no-break space to a space, a "
+                               "curly quote after a number to an inch mark); provenance keeps the original.",
+                               "Nothing; the source stays as received."),
+    "glued-words": Code("warning", "Words run together (spaces lost in scraping); found with the sources' vocabulary and "
+                        "an English word list.", "Nothing in the source can be changed; check the record's text."),
+    "lost-apostrophe": Code("warning", "A possessive printed without its apostrophe ('The bearers ranged weapons').",
+                            "Nothing in the source can be changed; check the record's text."),
+    "flattened-table": Code("warning", "A table's columns run together into one line of text.",
+                            "Restore the table with an annotation, or re-scrape the page."),
+    "table-debris": Code("warning", "A lone table cell ('+1CP') inside a text; its row was lost in scraping.",
+                         "Check the rule in another source."),
     "missing-word": Code("warning", "A word (probably a keyword) is missing.", "Check the rule in another source."),
     "stray-asterisk": Code("warning", "A stray '*' (lost italics or a footnote marker) in rules text.", "Check the source."),
     # -- linking
@@ -102,6 +120,13 @@ CODES: dict[str, Code] = {
     "points-notes": Code("warning", "Points notes and cost conditions differ in number.", "Check the points table."),
     "empty-rule": Code("warning", "A heading with no text under it.", "Check the source."),
     "heading-repeated": Code("warning", "A rule printed more than once with different parts; the parts were merged.", "Check the rule."),
+    "number-collision": Code("warning", "Two different rules are printed with the same rule number.",
+                             "Check the numbers against the rulebook; annotate the right one."),
+    "subheading-split": Code("warning", "A sub-heading inside a tooltip was printed like a heading and took the "
+                             "tooltip's summary bullets; they were given back to the tooltip's rule.",
+                             "Nothing; check both records read right."),
+    "flavour-undecided": Code("warning", "A paragraph where flavour sits reads as rules text (a KEYWORD, a rule number, "
+                              "a condition); it is kept as rules text.", "Check the rule; annotate if it is flavour."),
     "heading-inferred": Code("warning", "A headingless passage named from the ability it defines.", "Confirm, or annotate the title."),
     "heading-lost": Code("warning", "A headingless passage kept as an untitled rule.", "Annotate its title."),
     "unresolved-reference": Code("warning", "A reference (an ability's rule) that no record in the sources backs.",

@@ -65,6 +65,11 @@ def enhancement(name: str, detachment_id: str | None, faction: str) -> str:
     return f"{detachment_id or slugify(faction)}/enhancements/{slugify(name)}"
 
 
+def unit_ability(faction: str, unit: str, name: str) -> str:
+    """An ability of one unit known without its datasheet (a rules extract of the unit's page)."""
+    return f"{datasheet(faction, unit)}/abilities/{slugify(name)}"
+
+
 def weapon_ability(ruleset: str, ability_id: str) -> str:
     """The rule text of a weapon ability of the vocabulary ([LETHAL HITS] -> 10e/abilities/lethal-hits)."""
     return f"{ruleset}/abilities/{ability_id}"

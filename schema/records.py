@@ -28,8 +28,10 @@ class _Omit:
 OMIT: Any = _Omit()
 
 
-def _record(kind: str, id: str, name: str, ruleset: str, fields: dict[str, Any]) -> dict:
+def _record(kind: str, id: str, name: str, ruleset: str, rulesets: list[str], fields: dict[str, Any]) -> dict:
     record = {"id": id, "kind": kind, "name": name, "ruleset": ruleset}
+    if rulesets is not OMIT:
+        record["rulesets"] = rulesets
     for key, value in fields.items():
         if value is not OMIT:
             record[key] = value
@@ -40,8 +42,8 @@ def datasheet(*, id: str, name: str, ruleset: str, faction: str, keywords: list[
               faction_keywords: list[str], composition: list[dict], points: list[dict],
               abilities: list[dict], weapons: list[str], wargear_options: list[dict],
               leader: dict = OMIT, led_by: dict = OMIT, models: list[dict] = OMIT,
-              stratagems: list[str] = OMIT, source: list[dict] = OMIT) -> dict:
-    return _record("datasheet", id, name, ruleset, dict(
+              stratagems: list[str] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("datasheet", id, name, ruleset, rulesets, dict(
         faction=faction, keywords=keywords, faction_keywords=faction_keywords, composition=composition,
         points=points, abilities=abilities, weapons=weapons, wargear_options=wargear_options,
         leader=leader, led_by=led_by, models=models, stratagems=stratagems, source=source))
@@ -49,8 +51,8 @@ def datasheet(*, id: str, name: str, ruleset: str, faction: str, keywords: list[
 
 def weapon(*, id: str, name: str, ruleset: str, datasheet: str, type: str, range: int | float | None,
            attacks: int | str, skill: int | None, strength: int | str, ap: int, damage: int | str,
-           abilities: list[dict], source: list[dict] = OMIT) -> dict:
-    return _record("weapon", id, name, ruleset, dict(
+           abilities: list[dict], source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("weapon", id, name, ruleset, rulesets, dict(
         datasheet=datasheet, type=type, range=range, attacks=attacks, skill=skill, strength=strength,
         ap=ap, damage=damage, abilities=abilities, source=source))
 
@@ -60,8 +62,8 @@ def stratagem(*, id: str, name: str, ruleset: str, cp: int, category: str | None
               effect: str | None = None, restrictions: str | None = None, flavour: str | None = None,
               number: str = OMIT, designer_note: str = OMIT, mentions: list[dict] = OMIT,
               target_keywords: dict | None = OMIT, targets: list[str] = OMIT, effects: list[dict] = OMIT,
-              source: list[dict] = OMIT) -> dict:
-    return _record("stratagem", id, name, ruleset, dict(
+              source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("stratagem", id, name, ruleset, rulesets, dict(
         cp=cp, category=category, origin=origin, detachment=detachment, when=when, target=target,
         effect=effect, restrictions=restrictions, flavour=flavour, number=number,
         designer_note=designer_note, mentions=mentions, target_keywords=target_keywords, targets=targets,
@@ -69,40 +71,41 @@ def stratagem(*, id: str, name: str, ruleset: str, cp: int, category: str | None
 
 
 def detachment(*, id: str, name: str, ruleset: str, faction: str, rule: dict | None,
-               stratagems: list[str], enhancements: list[str], source: list[dict] = OMIT) -> dict:
-    return _record("detachment", id, name, ruleset, dict(
+               stratagems: list[str], enhancements: list[str], source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("detachment", id, name, ruleset, rulesets, dict(
         faction=faction, rule=rule, stratagems=stratagems, enhancements=enhancements, source=source))
 
 
 def enhancement(*, id: str, name: str, ruleset: str, detachment: str | None, points: int | None,
                 text: str | None, restriction: str | None, flavour: str = OMIT,
                 mentions: list[dict] = OMIT, restriction_keywords: dict | None = OMIT, bearers: list[str] = OMIT,
-                effects: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
-    return _record("enhancement", id, name, ruleset, dict(
+                effects: list[dict] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("enhancement", id, name, ruleset, rulesets, dict(
         detachment=detachment, points=points, text=text, restriction=restriction, flavour=flavour,
         mentions=mentions, restriction_keywords=restriction_keywords, bearers=bearers, effects=effects,
         source=source))
 
 
 def ability(*, id: str, name: str, ruleset: str, type: str, text: str, ability_id: str = OMIT,
-            number: str = OMIT, heading: str = OMIT, flavour: str = OMIT, bullets: list[str] = OMIT,
-            mentions: list[dict] = OMIT, effects: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
-    return _record("ability", id, name, ruleset, dict(
-        type=type, ability_id=ability_id, number=number, heading=heading, flavour=flavour, text=text,
+            number: str = OMIT, heading: str = OMIT, unit: str = OMIT, flavour: str = OMIT,
+            bullets: list[str] = OMIT, mentions: list[dict] = OMIT, effects: list[dict] = OMIT,
+            source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("ability", id, name, ruleset, rulesets, dict(
+        type=type, ability_id=ability_id, number=number, heading=heading, unit=unit, flavour=flavour, text=text,
         bullets=bullets, mentions=mentions, effects=effects, source=source))
 
 
 def rule(*, id: str, name: str, ruleset: str, number: str | None, title: str | None, text: str,
          bullets: list[str], see_also: list[dict], flavour: str = OMIT, mentions: list[dict] = OMIT,
-         effects: list[dict] = OMIT, source: list[dict] = OMIT) -> dict:
-    return _record("rule", id, name, ruleset, dict(
+         effects: list[dict] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("rule", id, name, ruleset, rulesets, dict(
         number=number, title=title, flavour=flavour, text=text, bullets=bullets, see_also=see_also,
         mentions=mentions, effects=effects, source=source))
 
 
 def keyword(*, id: str, name: str, ruleset: str, faction_keyword: bool, datasheets: list[str],
-            usage: list[dict], source: list[dict] = OMIT) -> dict:
-    return _record("keyword", id, name, ruleset, dict(
+            usage: list[dict], source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("keyword", id, name, ruleset, rulesets, dict(
         faction_keyword=faction_keyword, datasheets=datasheets, usage=usage, source=source))
 
 
@@ -111,6 +114,17 @@ CONSTRUCTORS = {
     "datasheet": datasheet, "weapon": weapon, "stratagem": stratagem, "detachment": detachment,
     "enhancement": enhancement, "ability": ability, "rule": rule, "keyword": keyword,
 }
+
+
+def with_rulesets(record: dict, rulesets: list[str]) -> dict:
+    """`record` saying every ruleset it was seen under, in the constructors' key order."""
+    out = {}
+    for key, value in record.items():
+        if key != "rulesets":
+            out[key] = value
+        if key == "ruleset":
+            out["rulesets"] = list(rulesets)
+    return out
 
 
 def make(kind: str, **fields: Any) -> dict:

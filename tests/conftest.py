@@ -71,3 +71,21 @@ def write_manifest(folder: Path, entries: list[dict]) -> Path:
     path = folder / "manifest.yaml"
     path.write_text(yaml.safe_dump({"sources": sources}, sort_keys=False), encoding="utf-8")
     return path
+
+
+def without_annotated(record: dict) -> dict:
+    """`record` without the fields an annotation filled (its provenance names them), for comparing readers:
+    annotations sit beside the seeds' manifest, not beside the fixtures'."""
+    import copy
+
+    out = copy.deepcopy(record)
+    for entry in record.get("source", []):
+        if "annotation" in entry:
+            for path in entry["fields"]:
+                *parents, key = path.split(".")
+                owner = out
+                for part in parents:
+                    owner = owner.get(part, {})
+                if key in owner:
+                    owner[key] = [] if isinstance(owner[key], list) else None
+    return out

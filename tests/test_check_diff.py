@@ -258,7 +258,7 @@ def test_export_writes_schemas_and_a_byte_identical_manifest(tmp_path):
     assert "build_time" not in data and data["warscribe"]
     assert [s["file"] for s in data["sources"]] == sorted(s["file"] for s in data["sources"])
     assert all(len(s["sha256"]) == 64 for s in data["sources"])
-    assert data["records"]["weapon"] == 10 and sum(data["records"].values()) == 226
+    assert data["records"]["weapon"] == 10 and sum(data["records"].values()) == 227
     assert "schemas/weapon.schema.json" in data["files"] and "warscribe.json" in data["files"]
     import hashlib
 

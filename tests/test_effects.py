@@ -52,7 +52,7 @@ def test_abominus_class_targets_wound_plus_one_against_monster_or_vehicle(seeds)
 
 
 def test_inquisitorial_agents_subtract_one_from_the_wound_roll(seeds):
-    [effect] = compiled(seeds["11e/rules/inquisitorial-agents-while-an-inquisitor-model-is-leading"]["effects"])
+    [effect] = compiled(seeds["imperial-agents/inquisitorial-agents/abilities/while-an-inquisitor-model-is-leading"]["effects"])
     # A unit led by an INQUISITOR has the INQUISITOR keyword (a unit has all its models' keywords).
     assert effect == {"side": "target", "when": {"unit": kw("INQUISITOR")},
                       "changes": [{"op": "modify", "roll": "wound", "value": -1}]}

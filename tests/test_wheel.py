@@ -75,7 +75,7 @@ def test_installed_warscribe_builds_a_copy_of_the_sources_and_calculates(install
     assert str(env_dir) in where.stdout, where.stdout + where.stderr
     build = _run([exe, "build", "--sources", work / "sources", "--out", work / "kb", "-q"], cwd=work, env=env)
     assert build.returncode == 0, build.stdout + build.stderr
-    assert "Records: 226" in build.stdout and (work / "kb" / "json" / "warscribe.json").is_file()
+    assert "Records: 227" in build.stdout and (work / "kb" / "json" / "warscribe.json").is_file()
     calc = _run([exe, "calc", "scenario.yaml", "--json", "--kb", work / "kb"], cwd=work, env=env)
     assert calc.returncode == 0, calc.stderr
     assert '"expected_wounds_removed"' in calc.stdout or '"expected_models_slain"' in calc.stdout

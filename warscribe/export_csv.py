@@ -133,10 +133,19 @@ class _Edition:
             else:
                 row["name"] = _cell(name)
             t["Datasheets_abilities.csv"].append(row)
-        for n, o in enumerate(ds["wargear_options"], start=1):
-            text = _cell(o["text"]) + ("<ul>" + "".join(f"<li>{_cell(c)}</li>" for c in o["choices"]) + "</ul>"
-                                       if o.get("choices") else "")
+        n = 0
+        for o in ds["wargear_options"]:
+            # Footnotes as the site prints them: the marker after its choice, a row with the marker as button.
+            marks = {note.get("choice"): note["marker"] for note in o.get("notes", [])}
+            text = _cell(o["text"] + marks.get(None, "")) + (
+                "<ul>" + "".join(f"<li>{_cell(c + marks.get(c, ''))}</li>" for c in o["choices"]) + "</ul>"
+                if o.get("choices") else "")
+            n += 1
             t["Datasheets_options.csv"].append({"datasheet_id": did, "line": n, "button": "", "description": text})
+            for note in o.get("notes", []):
+                n += 1
+                t["Datasheets_options.csv"].append({"datasheet_id": did, "line": n, "button": note["marker"],
+                                                    "description": _cell(f"{note['marker']} {note['text']}")})
         for n, c in enumerate(ds["composition"], start=1):
             count = str(c["min"]) if c["min"] == c["max"] else f'{c["min"]}-{c["max"]}'
             t["Datasheets_unit_composition.csv"].append({"datasheet_id": did, "line": n,

@@ -8,6 +8,7 @@ from warscribe.extract.lines import Document, Line
 from warscribe.extract.page import PageParse, Weapon
 from warscribe.extract.store import Store
 from warscribe.extract.text import check_text
+from warscribe.extract.wargear import tie_footnotes, without_marker
 from warscribe.schema import ids, records
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.values import parse_ap, parse_dice, parse_range, parse_skill
@@ -50,6 +51,7 @@ def link_datasheet(report: Report, store: Store, page: PageParse, ds_id: str, we
             text, units, used = value
             attached[key] = {"text": text, "units": units}
             lines += used
+    options, resolved = tie_footnotes(wargear_options(page.wargear_options))
     record = records.datasheet(
         id=ds_id, name=page.name, ruleset=doc.ruleset, faction=page.faction,
         keywords=page.keywords,
@@ -58,11 +60,11 @@ def link_datasheet(report: Report, store: Store, page: PageParse, ds_id: str, we
         points=points,
         abilities=abilities,
         weapons=weapon_ids,
-        wargear_options=wargear_options(page.wargear_options),
+        wargear_options=options,
         leader=attached.get("leader", records.OMIT), led_by=attached.get("led_by", records.OMIT),
     )
     for ln in page.wargear_options:
-        check_text(report, doc.path, ln.no, ln.text, ln.col)
+        check_text(report, doc.path, ln.no, without_marker(ln.text, resolved), ln.col)
     store.add(record, doc, lines)
 
 

@@ -18,9 +18,9 @@ from warscribe.schema.text import join_paragraphs, norm
 _NOTE = "Designer’s Note:"
 
 
-def link_detachments(report: Report, store: Store, page: PageParse, names: set[str], stratagem_ids: list[str],
-                     enhancement_ids: dict[str, list[str]]) -> None:
-    """Every detachment the page names, with its rule where given."""
+def link_detachments(report: Report, store: Store, page: PageParse, names: dict[str, list[Line]],
+                     stratagem_ids: list[str], enhancement_ids: dict[str, list[str]]) -> None:
+    """Every detachment the page names (with the lines naming it), with its rule where given."""
     doc = page.doc
     listed_rules = {norm(ln.text): ln for ln in page.detachment_rules}
     for det in sorted(names):
@@ -51,9 +51,12 @@ def link_detachments(report: Report, store: Store, page: PageParse, names: set[s
                                f"detachment rule {rule_block.title!r} is not in the page's DETACHMENT ABILITY list",
                                expected="a listed name", found=rule_block.title)
         else:
-            report.warning(doc.path, page.title_line.no, "missing-detachment-rule",
+            lines = names[det]
+            where = lines[0] if lines else page.title_line
+            report.warning(doc.path, where.no, "missing-detachment-rule",
                            f"detachment {det!r} is named on the page but its rule is not given",
-                           expected=f"a '<rule name>' / '{det} Detachment' block", found="nothing")
+                           expected=f"a '<rule name>' / '{det} Detachment' block", found="nothing",
+                           column=where.col)
         record = records.detachment(
             id=det_id, name=det, ruleset=doc.ruleset, faction=page.faction, rule=rule,
             stratagems=sorted(s for s in stratagem_ids if s.startswith(det_id + "/")),

@@ -60,11 +60,16 @@ class Linker:
         stratagem_ids = link_stratagems(self.report, self.store, page, detachment_name)
         enhancement_ids = link_enhancements(self.report, self.store, page, detachment_name)
 
-        names = set(full_detachments)
-        names.update(detachment_name(s.origin) for s in page.stratagems if s.origin not in ORIGINS)
-        names.update(detachment_name(b.data["origin"]) for b in page.blocks
-                     if b.kind == "stratagem" and b.data["origin"] not in ORIGINS)
-        link_detachments(self.report, self.store, page, names, stratagem_ids, enhancement_ids)
+        # Where each detachment is named: a detachment known only from stratagem lists
+        # cites the lines that name it ('Sanctic Spearhead – Epic Deed'), not the page title.
+        named_at: dict[str, list] = {name: [] for name in full_detachments}
+        for s in page.stratagems:
+            if s.origin not in ORIGINS:
+                named_at.setdefault(detachment_name(s.origin), []).append(s.lines[2])
+        for b in page.blocks:
+            if b.kind == "stratagem" and b.data["origin"] not in ORIGINS:
+                named_at.setdefault(detachment_name(b.data["origin"]), []).append(b.lines[2])
+        link_detachments(self.report, self.store, page, named_at, stratagem_ids, enhancement_ids)
 
         for block in page.blocks:
             if block.kind == "keyword-usage":

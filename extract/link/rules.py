@@ -28,11 +28,28 @@ NamedAbilities = dict[tuple[str, str], tuple[str, str]]
 
 def link_rule_block(report: Report, store: Store, named_abilities: NamedAbilities, doc: Document, block: Block) -> str:
     """A headed block as a rule, or as an ability when its heading names one."""
-    title = block.title
-    bare = title.strip("[]").strip()
     paragraphs = block.data["paragraphs"]
     bullets = block.data["bullets"]
     body = " ".join(paragraphs)
+    for ln in block.lines:
+        check_text(report, doc.path, ln.no, ln.text, ln.col)
+    found = mentions(report, doc, block.lines, join_paragraphs(paragraphs) + " " + " ".join(bullets))
+    if not paragraphs and not bullets:
+        report.warning(doc.path, block.first, "empty-rule", f"heading {block.title!r} has no text under it",
+                       expected="rule text", found="nothing")
+    rid = _link_named(report, store, named_abilities, doc, block, block.title, block.number, body, found)
+    if block.data.get("alias"):
+        _link_named(report, store, named_abilities, doc, block, block.data["alias"], block.data["alias_number"],
+                    body, found)
+    return rid
+
+
+def _link_named(report: Report, store: Store, named_abilities: NamedAbilities, doc: Document, block: Block,
+                title: str, number: str | None, body: str, found: list[dict]) -> str:
+    """The record of one name a heading gives (a heading may name two rules that share a text)."""
+    paragraphs = block.data["paragraphs"]
+    bullets = block.data["bullets"]
+    bare = title.strip("[]").strip()
     weapon_id = None
     if title.startswith("[") or re.search(r"Weapons with \[", body):
         weapon_id = _ABILITY_BY_NAME.get(norm(bare.replace("-", " ")))
@@ -40,33 +57,44 @@ def link_rule_block(report: Report, store: Store, named_abilities: NamedAbilitie
     kind = "ability"
     if weapon_id:
         rid, ability_type = ids.weapon_ability(doc.ruleset, weapon_id), "weapon"
-    elif named or norm(bare) in CORE_ABILITIES or (block.number or "").startswith("24."):
+    elif named or norm(bare) in CORE_ABILITIES or (number or "").startswith("24."):
         ability_type = named[0] if named else "core"
         if named and named[0] == "faction":
             rid = ids.faction_ability(named[1], bare)
         else:
             rid = ids.core_ability(doc.ruleset, bare)
     else:
-        rid, kind = ids.rule(doc.ruleset, bare, block.number), "rule"
+        rid, kind = ids.rule(doc.ruleset, bare, number), "rule"
     text = join_paragraphs(paragraphs)
-    for ln in block.lines:
-        check_text(report, doc.path, ln.no, ln.text, ln.col)
-    found = mentions(report, doc, block.lines, text + " " + " ".join(bullets))
-    if not text and not bullets:
-        report.warning(doc.path, block.first, "empty-rule", f"heading {title!r} has no text under it",
-                       expected="rule text", found="nothing")
     flavour = block.data.get("flavour") or records.OMIT
     if kind == "ability":
         record = records.ability(
             id=rid, name=bare, ruleset=doc.ruleset, type=ability_type, ability_id=weapon_id or records.OMIT,
-            number=block.number or records.OMIT, heading="printed", flavour=flavour, text=text,
+            number=number or records.OMIT, heading="printed", flavour=flavour, text=text,
             bullets=bullets or records.OMIT, mentions=found)
     else:
         record = records.rule(
-            id=rid, name=bare, ruleset=doc.ruleset, number=block.number, title=bare, flavour=flavour, text=text,
+            id=rid, name=bare, ruleset=doc.ruleset, number=number, title=bare, flavour=flavour, text=text,
             bullets=bullets, see_also=block.data["see_also"], mentions=found)
     store.add(record, doc, block.lines, merge=_merge_prose(report, doc, block))
     return rid
+
+
+def report_number_collisions(report: Report, all_records: list[dict]) -> None:
+    """Two different rules printed with one number: reported at each, since a source is wrong."""
+    by_number: dict[tuple[str, str], list[dict]] = {}
+    for rec in all_records:
+        if rec["kind"] in ("rule", "ability") and rec.get("number"):
+            by_number.setdefault((rec["ruleset"], rec["number"]), []).append(rec)
+    for (ruleset, number), recs in sorted(by_number.items()):
+        if len(recs) < 2:
+            continue
+        for rec in recs:
+            others = ", ".join(r["id"] for r in recs if r is not rec)
+            src = rec["source"][0]
+            report.warning(src["file"], src["first_line"], "number-collision",
+                           f"{rec['id']}: rule number {number} ({ruleset}) is also printed for {others}",
+                           expected=f"one rule numbered {number}", found=f"{len(recs)} rules")
 
 
 def link_passages(report: Report, store: Store, doc: Document, title: str, passages: list[Passage]) -> None:
@@ -98,6 +126,10 @@ def link_passages(report: Report, store: Store, doc: Document, title: str, passa
             continue
         first_words = " ".join(re.findall(r"[A-Za-z0-9]+", passage.text)[:6])
         found = mentions(report, doc, passage.lines, passage.text)
+        faction = doc.meta.get("faction")
+        if faction and _about_the_unit(passage.text, title):
+            _unit_ability(report, store, doc, title, faction, passage, first_words, found)
+            continue
         record = records.rule(
             id=ids.untitled_rule(doc.ruleset, title, first_words), name=f"{title}: {_sentence_start(passage.text)}",
             ruleset=doc.ruleset, number=None, title=None, text=passage.display_text, bullets=passage.bullets,
@@ -106,6 +138,41 @@ def link_passages(report: Report, store: Store, doc: Document, title: str, passa
                        "passage has no heading and repeats no known rule; kept as an untitled rule",
                        expected="a heading", found=passage.text[:60])
         store.add(record, doc, passage.lines)
+
+
+# A passage about the unit whose page the extract comes from speaks of 'this unit' or 'the
+# bearer', or names the unit by its keyword ('... one INQUISITORIAL AGENTS unit ...').
+_THIS_UNIT = re.compile(r"\b(?:this (?:unit|model)|the bearer)\b")
+# A passage that names what it is the ability of: '... for each Tome-skull this unit is
+# equipped with', '... while this model is equipped with a Psyber-eagle'.
+_EQUIPPED = re.compile(
+    r"\b(?:each|a|an|one) (?P<a>[A-Z][A-Za-z’'\-]+(?: [A-Za-z’'\-]+){0,2}?) (?:this|that) (?:unit|model) is equipped with"
+    r"|\b(?:this|that) (?:unit|model) is equipped with (?:a|an|one or more) (?P<b>[A-Z][A-Za-z’'\-]+(?: [A-Z][A-Za-z’'\-]+){0,2})")
+
+
+def _about_the_unit(text: str, title: str) -> bool:
+    return bool(_THIS_UNIT.search(text)) or re.search(rf"\b{re.escape(title.upper())}\b", text) is not None
+
+
+def _unit_ability(report: Report, store: Store, doc: Document, unit: str, faction: str, passage: Passage,
+                  first_words: str, found) -> None:
+    """A headingless passage of a unit's page: an ability of that unit, named when the text names it."""
+    named = _EQUIPPED.search(passage.text)
+    if named:
+        name, kind, heading = (named.group("a") or named.group("b")).strip(), "wargear", "inferred"
+        report.warning(doc.path, passage.lines[0].no, "heading-inferred",
+                       f"heading lost in scraping; passage read as the {unit} wargear ability {name!r} it names",
+                       expected="a heading", found=passage.text[:60], column=passage.lines[0].col)
+    else:
+        name, kind, heading = f"{unit}: {_sentence_start(passage.text)}", "datasheet", "lost"
+        report.warning(doc.path, passage.lines[0].no, "heading-lost",
+                       f"passage has no heading; kept as an untitled ability of {unit}",
+                       expected="a heading", found=passage.text[:60], column=passage.lines[0].col)
+    rid = ids.unit_ability(faction, unit, name if named else first_words)
+    record = records.ability(
+        id=rid, name=name, ruleset=doc.ruleset, type=kind, heading=heading, unit=ids.datasheet(faction, unit),
+        text=passage.display_text, bullets=passage.bullets or records.OMIT, mentions=found)
+    store.add(record, doc, passage.lines)
 
 
 def _searchable(record: dict) -> str:

@@ -8,6 +8,7 @@ from warscribe.extract.collisions import weapon_ids
 from warscribe.extract.html import fragment_text
 from warscribe.extract.wahapedia.common import Rows, Sighting
 from warscribe.extract.wahapedia.tables import Row, line_key, true
+from warscribe.extract.wargear import tie_footnotes
 from warscribe.schema import ids, records
 from warscribe.schema.abilities import parse_ability_list
 from warscribe.schema.values import parse_ap, parse_dice, parse_inches, parse_int, parse_plus, parse_range, parse_skill
@@ -164,8 +165,11 @@ class DatasheetRows(Rows):
             rest = [x for x in items[1:] if not x.startswith("- ")]
             if rest:
                 option["text"] = "\n".join([option["text"]] + rest)
+            button = r["button"].strip()
+            if button and not option["text"].startswith(button):
+                option["text"] = f"{button} {option['text']}"  # a footnote row: its marker in the button
             out.append(option)
-        return out
+        return tie_footnotes(out)[0]
 
     def models(self, rows: list[Row]) -> list[dict]:
         out = []

@@ -77,7 +77,7 @@ def test_abominus_class_targets_against_infantry_is_an_error(kb):
 
 def test_inquisitorial_agents_subtract_one_from_the_wound_roll(kb):
     target = {"toughness": 3, "save": 5, "wounds": 1, "models": 6, "keywords": ["INFANTRY", "INQUISITOR", "INQUISITORIAL AGENTS"]}
-    rule = "11e/rules/inquisitorial-agents-while-an-inquisitor-model-is-leading"
+    rule = "imperial-agents/inquisitorial-agents/abilities/while-an-inquisitor-model-is-leading"
     base = scenario([(5, STORM_BOLTER)], target, ruleset="11e")
     with_it = scenario([(5, STORM_BOLTER)], target, ruleset="11e", target_effects=[rule])
     assert damage(with_it, kb) < damage(base, kb)

@@ -261,6 +261,13 @@ def test_blast_10e_and_11e():
     assert run((1, inline(attacks=3, abilities=["BLAST 2"])), target=t12).groups[0].expected_attacks == pytest.approx(7)
 
 
+def test_cleave_11e():
+    """[CLEAVE 1] with A3 against 16 models (the rule's own example): 3 + 3*1 = 6 attack
+    dice; [CLEAVE 2] against 9 models: 3 + 2 = 5."""
+    assert run((1, inline(attacks=3, abilities=["CLEAVE 1"])), target={"toughness": 4, "save": 3, "wounds": 1, "models": 16}).groups[0].expected_attacks == pytest.approx(6)
+    assert run((1, inline(attacks=3, abilities=["[CLEAVE 2]"])), target={"toughness": 4, "save": 3, "wounds": 1, "models": 9}).groups[0].expected_attacks == pytest.approx(5)
+
+
 # --- damage -----------------------------------------------------------------------
 
 

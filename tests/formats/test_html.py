@@ -10,12 +10,14 @@ from warscribe.schema.diagnostics import Report
 from warscribe.extract.html import read_html
 from warscribe.extract.pipeline import extract
 
+from conftest import without_annotated
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "html"
 
 
 def _without_source(records: list[dict]) -> dict[str, dict]:
-    return {r["id"]: {k: v for k, v in r.items() if k != "source"} for r in records}
+    return {r["id"]: {k: v for k, v in without_annotated(r).items() if k != "source"} for r in records}
 
 
 @pytest.fixture(scope="module")
@@ -143,8 +145,11 @@ def test_entities_are_decoded_once_and_markup_in_text_stays_text():
 
 
 def test_list_items_and_whitespace():
-    doc, _ = read("<ul>\n  <li>1   Paragon</li>\n  <li>3-9\n Paladins</li>\n</ul><p>a\u00a0b</p>")
-    assert texts(doc) == ["- 1 Paragon", "- 3-9 Paladins", "a\u00a0b"]
+    doc, report = read("<ul>\n  <li>1   Paragon</li>\n  <li>3-9\n Paladins</li>\n</ul><p>a\u00a0b</p>")
+    # A no-break space is a space (issue 9): repaired, reported, and the original kept for provenance.
+    assert texts(doc) == ["- 1 Paragon", "- 3-9 Paladins", "a b"]
+    assert doc.lines[2].repairs == [(2, "\u00a0", " ")]
+    assert [d.code for d in report.diagnostics] == ["repaired-character"]
     assert [ln.no for ln in doc.lines] == [2, 3, 5]
 
 

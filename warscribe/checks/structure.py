@@ -18,7 +18,8 @@ from warscribe.schema.diagnostics import Diagnostic
 from warscribe.schema.registry import record_errors
 
 # The provenance properties _provenance_class knows; anything else is kept as is.
-PROVENANCE_FIELDS = ("file", "first_line", "last_line", "ruleset", "fields", "entry")
+PROVENANCE_FIELDS = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry",
+                     "repairs", "annotation")
 
 
 def _provenance_class(entry):

@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from functools import lru_cache
 
 from spellchecker import SpellChecker
 
 from warscribe.checks.context import Context
+from warscribe.schema import words
 from warscribe.schema.diagnostics import Diagnostic
 
 COMMON_RATIO = 8  # a typo's neighbour is at least this many times as frequent
@@ -93,9 +93,8 @@ def _typo_candidates(counts: Counter) -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=1)
 def _dictionary() -> SpellChecker:
-    return SpellChecker(language="en", distance=1)
+    return words.english()
 
 
 def _deletions(word: str) -> set[str]:

@@ -1,0 +1,430 @@
+"""Record fidelity (issue 9): each class of defect on its seed record, and on a small
+hand-written source that shows the same defect somewhere new."""
+
+from __future__ import annotations
+
+import pytest
+
+from warscribe.extract.pipeline import extract, line_accounting
+
+from conftest import ROOT, write_manifest
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    return extract(ROOT / "sources" / "manifest.yaml")
+
+
+def _records(result) -> dict[str, dict]:
+    return {r["id"]: r for r in result.records}
+
+
+def _codes(result, code: str) -> list:
+    return [d for d in result.report.sorted() if d.code == code]
+
+
+def build(tmp_path, text: str, ruleset: str = "11e", kind: str = "datasheet-page",
+          name: str = "page.txt", **extra):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return extract(write_manifest(tmp_path, [{"file": name, "ruleset": ruleset, "kind": kind, **extra}]))
+
+
+PAGE_HEAD = """Test Faction – Test Unit
+RANGED WEAPONS | RANGE | A | BS | S | AP | D | |
+| Test gun | 24" | 2 | 3+ | 4 | 0 | 1 | |
+ABILITIES
+CORE: Deep Strike
+KEYWORDS: INFANTRY, TEST UNIT
+"""
+
+
+# -- line accounting ---------------------------------------------------------------------
+
+def test_seed_line_accounting_counts_physical_lines(seeds):
+    for doc in seeds.documents:
+        acc = line_accounting(doc)
+        total = acc["used_by_records"] + sum(acc["classified"].values()) + acc["unaccounted"]
+        assert total == acc["lines"] == doc.raw_line_count, doc.path
+    paladin = next(d for d in seeds.documents if "paladin" in d.path)
+    assert line_accounting(paladin)["lines"] == 847
+
+
+def test_run_on_line_is_counted_once(tmp_path):
+    text = PAGE_HEAD + "Hit Roll\nRoll one D6 for each attack.Wound Roll\nRoll one D6 again.\n"
+    result = build(tmp_path, text, ruleset="10e")
+    acc = line_accounting(result.documents[0])
+    assert acc["lines"] == 9
+    assert acc["used_by_records"] + sum(acc["classified"].values()) + acc["unaccounted"] == 9
+
+
+# -- lists printed after later parts -----------------------------------------------------
+
+def test_seed_command_re_roll_keeps_its_rolls_in_when(seeds):
+    rec = _records(seeds)["core-11e/command-re-roll"]
+    assert rec["when"].count("\n- ") == 8 and rec["when"].endswith("attacks generated with a weapon.")
+    assert "- " not in rec["effect"]
+    assert rec["effect"].startswith("You re-roll that roll.")
+    assert any(d.line == 313 for d in _codes(seeds, "list-regrouped"))
+
+
+def test_seed_close_quarters_eligibility_list_under_eligible_if(seeds):
+    text = _records(seeds)["11e/rules/10-06-close-quarters-shooting"]["text"]
+    assert text.index("- Engaged") < text.index("WHILE SHOOTING")
+    assert text.index("WHILE SHOOTING") < text.index("- MONSTER/VEHICLE Models")
+
+
+def test_list_after_later_parts_goes_back_to_target(tmp_path):
+    text = PAGE_HEAD + """STRATAGEMS
+HOLD FAST
+1CP
+Core
+C
+HOLD FAST
+1CP
+Core – Battle Tactic Stratagem
+WHEN: Your Command phase.
+TARGET: One unit from your army that is one of the following:
+EFFECT: Until the end of the turn, your unit cannot be moved.
+- An INFANTRY unit
+- A MOUNTED unit
+EFFECT: Until the end of the turn, your unit cannot be moved.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    rec = _records(result)["core-10e/hold-fast"]
+    assert rec["target"] == "One unit from your army that is one of the following:\n- An INFANTRY unit\n- A MOUNTED unit"
+    assert rec["effect"] == "Until the end of the turn, your unit cannot be moved."
+    assert [d.line for d in _codes(result, "list-regrouped")] == [18]
+
+
+# -- one heading naming two rules --------------------------------------------------------
+
+def test_seed_leader_support_heading_makes_both_records(seeds):
+    recs = _records(seeds)
+    support = recs["11e/abilities/support"]
+    assert support["number"] == "24.23" and support["type"] == "core"
+    assert support["text"] == recs["11e/abilities/leader"]["text"]
+    assert recs["11e/abilities/leader"]["number"] == "24.22"
+    collisions = {d.line for d in _codes(seeds, "number-collision")}
+    assert collisions == {212, 471}
+
+
+def test_two_named_heading_elsewhere_and_collision(tmp_path):
+    text = PAGE_HEAD + """FIGHTS FIRST24.10 / STEALTH24.11
+Some units strike before their foes.
+Each time this unit is selected, it fights first.
+[BLAST]24.11
+Each time you gather attack dice for a [BLAST] weapon, add one attack dice.
+"""
+    result = build(tmp_path, text)
+    recs = _records(result)
+    assert recs["11e/abilities/fights-first"]["number"] == "24.10"
+    assert recs["11e/abilities/stealth"]["number"] == "24.11"
+    assert recs["11e/abilities/stealth"]["text"] == "Each time this unit is selected, it fights first."
+    assert {d.line for d in _codes(result, "number-collision")} == {7, 10}
+
+
+# -- rulesets of shared records ----------------------------------------------------------
+
+def test_seed_boarding_actions_stratagem_seen_under_both_rulesets(seeds):
+    from warscribe.schema import bundle
+    rec = _records(seeds)["boarding-actions/command-re-roll"]
+    assert rec["rulesets"] == ["10e", "11e"] and rec["ruleset"] == "10e"
+    assert {s["ruleset"] for s in rec["source"]} == {"10e", "11e"}
+    b = bundle.from_records(seeds.records)
+    assert rec in b.named("COMMAND RE-ROLL", "stratagem", "11e")
+    assert "rulesets" not in _records(seeds)["core-11e/command-re-roll"]
+
+
+def test_shared_record_rulesets_on_other_pages(tmp_path):
+    strat = """STRATAGEMS
+VOID LEAP
+1CP
+Boarding Actions – Epic Deed
+BA
+VOID LEAP
+1CP
+Boarding Actions – Epic Deed Stratagem
+WHEN: Your Movement phase.
+TARGET: One unit from your army.
+EFFECT: Your unit can move through walls.
+"""
+    (tmp_path / "a.txt").write_text(PAGE_HEAD + strat, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(PAGE_HEAD.replace("Test Unit", "Other Unit").replace("TEST UNIT", "OTHER UNIT") + strat,
+                                    encoding="utf-8")
+    result = extract(write_manifest(tmp_path, [{"file": "a.txt", "ruleset": "11e", "kind": "datasheet-page"},
+                                               {"file": "b.txt", "ruleset": "10e", "kind": "datasheet-page"}]))
+    rec = _records(result)["boarding-actions/void-leap"]
+    assert rec["ruleset"] == "11e" and rec["rulesets"] == ["10e", "11e"]
+    assert list(rec)[:5] == ["id", "kind", "name", "ruleset", "rulesets"]
+    assert result.rejected == []
+
+
+# -- provenance --------------------------------------------------------------------------
+
+def test_seed_list_only_detachments_cite_the_lines_naming_them(seeds):
+    recs = _records(seeds)
+    for det_id, line in [("grey-knights/sanctic-spearhead", 170), ("imperial-agents/ordo-xenos-alien-hunters", 74),
+                         ("imperial-agents/veiled-blade-elimination-force", 115)]:
+        assert recs[det_id]["source"][0]["first_line"] == line, det_id
+        assert 1 not in {s["first_line"] for s in recs[det_id]["source"]}
+    warned = {d.line for d in _codes(seeds, "missing-detachment-rule")}
+    assert warned == {170, 74, 115}
+
+
+def test_seed_run_on_line_gives_columns(seeds):
+    src = _records(seeds)["boarding-actions/command-re-roll"]["source"]
+    entry = next(s for s in src if s["first_line"] == 487)
+    assert entry["first_column"] == 245
+    line = (ROOT / "sources" / "datasheet-imperial-agents-inquisitor.11e.txt").read_text(encoding="utf-8").split("\n")[486]
+    assert line[244:].startswith("COMMAND RE-ROLL")
+
+
+def test_list_only_detachment_and_run_on_columns(tmp_path):
+    text = PAGE_HEAD + """STRATAGEMS
+IRON WILL
+1CP
+Hidden Host – Epic Deed
+Hit Roll
+Roll one D6 for each attack.Wound Roll
+Roll one D6 again.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    recs = _records(result)
+    assert recs["test-faction/hidden-host"]["source"][0]["first_line"] == 10
+    assert [d.line for d in _codes(result, "missing-detachment-rule")] == [10]
+    hit, wound = recs["10e/rules/hit-roll"]["source"][0], recs["10e/rules/wound-roll"]["source"][0]
+    assert (hit["first_line"], hit["last_line"], hit["last_column"]) == (11, 12, 28)
+    assert "first_column" not in hit
+    assert (wound["first_line"], wound["first_column"], wound["last_line"]) == (12, 29, 13)
+
+
+# -- [CLEAVE X] --------------------------------------------------------------------------
+
+def test_cleave_is_in_the_vocabulary_and_the_schema():
+    from warscribe.schema.abilities import parse_ability
+    from warscribe.schema.registry import validator
+    ability, problems = parse_ability("Cleave 1")
+    assert ability == {"id": "cleave", "text": "Cleave 1", "value": 1} and problems == []
+    check = validator("weapon-ability")
+    assert list(check.iter_errors(ability)) == []
+    assert list(check.iter_errors({"id": "cleave", "text": "[CLEAVE]"})) != []  # X is required
+
+
+def test_cleave_weapon_on_a_page(tmp_path):
+    text = PAGE_HEAD.replace('| Test gun | 24" | 2 | 3+ | 4 | 0 | 1 | |',
+                             '| Test gun | 24" | 2 | 3+ | 4 | 0 | 1 | |\nMELEE WEAPONS | RANGE | A | WS | S | AP | D | |\n'
+                             '| Great axe [cleave 1, lethal hits] | Melee | 3 | 3+ | 6 | -1 | 2 | |')
+    result = build(tmp_path, text)
+    axe = _records(result)["test-faction/test-unit/great-axe"]
+    assert axe["abilities"][0] == {"id": "cleave", "text": "cleave 1", "value": 1}
+    assert not _codes(result, "weapon-ability") and result.rejected == []
+
+
+# -- footnotes in wargear options --------------------------------------------------------
+
+def test_seed_paladin_footnote_tied_to_its_choice(seeds):
+    options = _records(seeds)["grey-knights/paladin-squad"]["wargear_options"]
+    banner = options[2]
+    assert banner["choices"][-1] == "1 storm bolter and 1 Ancient’s banner"
+    assert banner["notes"] == [{"marker": "*", "choice": "1 storm bolter and 1 Ancient’s banner",
+                                "text": "That model’s storm bolter cannot be replaced."}]
+    assert len(options) == 3 and not any(o["text"].startswith("*") for o in options)
+    assert not [d for d in _codes(seeds, "stray-asterisk") if d.line in (24, 25)]
+
+
+def test_footnote_on_an_option_and_a_marker_without_footnote(tmp_path):
+    text = PAGE_HEAD.replace("ABILITIES\n", """WARGEAR OPTIONS
+- 1 model can be equipped with 1 auspex.†
+- 1 model can have its gun replaced with 1 plasma gun*
+† This model cannot also take a plasma gun.
+ABILITIES
+""")
+    result = build(tmp_path, text)
+    options = _records(result)["test-faction/test-unit"]["wargear_options"]
+    assert options[0] == {"text": "1 model can be equipped with 1 auspex.",
+                          "notes": [{"marker": "†", "text": "This model cannot also take a plasma gun."}]}
+    assert options[1] == {"text": "1 model can have its gun replaced with 1 plasma gun*"}
+    assert [d.line for d in _codes(result, "stray-asterisk")] == [6]
+
+
+# -- a sub-heading inside a tooltip ------------------------------------------------------
+
+def test_seed_fall_back_moves_keeps_its_summary(seeds):
+    recs = _records(seeds)
+    fall_back, escape = recs["10e/rules/fall-back-moves"], recs["10e/rules/desperate-escape-tests"]
+    assert fall_back["bullets"][0] == 'Fall Back Move: Models move up to M".' and len(fall_back["bullets"]) == 5
+    assert escape["bullets"] == [] and "- " not in escape["text"]
+    assert escape["text"].startswith("Unlike when making other types of move")
+    assert [d.line for d in _codes(seeds, "subheading-split")] == [359]
+
+
+def test_sub_heading_in_another_tooltip(tmp_path):
+    text = PAGE_HEAD + """Advance Moves
+When a unit Advances, make an Advance roll for that unit by rolling one D6.
+Advance Rolls
+Add the result in inches to the Move characteristic of each model in that unit.
+- Advance Move: Models move up to M+D6".
+- Units that Advance cannot shoot or charge this turn.
+Charge Moves
+When a unit declares a charge, roll 2D6.
+- Charge roll: 2D6.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    recs = _records(result)
+    assert recs["10e/rules/advance-moves"]["bullets"] == ['Advance Move: Models move up to M+D6".',
+                                                         "Units that Advance cannot shoot or charge this turn."]
+    assert recs["10e/rules/advance-rolls"]["bullets"] == []
+    assert recs["10e/rules/charge-moves"]["bullets"] == ["Charge roll: 2D6."]
+    assert [d.line for d in _codes(result, "subheading-split")] == [11]
+
+
+# -- scraping defects --------------------------------------------------------------------
+
+def _found(result, code):
+    return [(d.line, d.column, d.found) for d in _codes(result, code)]
+
+
+def test_seed_scraping_defects_are_reported(seeds):
+    page = "sources/datasheet-imperial-agents-inquisitor.11e.txt"
+    assert [(d.file, d.line, d.found) for d in _codes(seeds, "glued-words")] == [(page, 557, "theyfightforthe")]
+    assert [(d.file, d.line, d.found) for d in _codes(seeds, "lost-apostrophe")] == [(page, 700, "bearers ranged")]
+    assert [(d.line, d.column) for d in _codes(seeds, "flattened-table")] == [(690, 82), (691, 1)]
+    assert [(d.line, d.found) for d in _codes(seeds, "table-debris")] == [(426, "+1CP")]
+
+
+def test_seed_repairs_keep_the_original_in_provenance(seeds):
+    recs = _records(seeds)
+    circle = recs["grey-knights/baneslayer-strike/sanctic-circle"]
+    assert "within 9\" of" in circle["effect"] and "”" not in circle["effect"]
+    repairs = [r for s in circle["source"] for r in s.get("repairs", [])]
+    assert {"line": 335, "column": 45, "found": "”", "repaired": '"'} in repairs
+    heavy = recs["11e/abilities/heavy"]
+    assert "\u00a0" not in heavy["text"] and "\n- That unit is unengaged." in heavy["text"]
+    assert [r["found"] for r in heavy["source"][0]["repairs"]] == ["\u00a0"] * 3
+    assert len(_codes(seeds, "repaired-character")) == 13
+
+
+def test_scraping_defects_in_a_new_place(tmp_path):
+    text = PAGE_HEAD + """Iron Resolve
+Each time a model in this unit would lose a wound, roll one D6. The attacker’s weapon and the attacker’s unit are not affected. The attacker’s rules apply.
+Iron Resolve Detachment
+Storm of Fire
+Whenunitsarewithin\u00a06” of this unit, the attackers weapon loses its abilities.
+Choose one of the following:Hold The Line Until the end of the turn, add 1 to saves.
++2CP
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    assert _found(result, "glued-words") == [(11, 1, "Whenunitsarewithin")]
+    assert _found(result, "lost-apostrophe") == [(11, 41, "attackers weapon")]
+    assert [(line, col) for line, col, _f in _found(result, "flattened-table")] == [(12, 29)]
+    assert _found(result, "table-debris") == [(13, 1, "+2CP")]
+    assert sorted((line, col) for line, col, _f in _found(result, "repaired-character")) == [(11, 19), (11, 21)]
+    rule = _records(result)["10e/rules/storm-of-fire"]
+    assert rule["text"].startswith('Whenunitsarewithin 6" of this unit')
+    assert rule["source"][0]["repairs"] == [{"line": 11, "column": 19, "found": "\u00a0", "repaired": " "},
+                                            {"line": 11, "column": 21, "found": "”", "repaired": '"'}]
+
+
+# -- untitled passages -------------------------------------------------------------------
+
+def test_seed_inquisitorial_agents_passages_are_abilities_of_that_unit(seeds):
+    recs = _records(seeds)
+    unit = [r for r in seeds.records if r.get("unit") == "imperial-agents/inquisitorial-agents"]
+    assert sorted((r["type"], r["heading"]) for r in unit) == [("datasheet", "lost"), ("datasheet", "lost"),
+                                                               ("wargear", "inferred")]
+    tome = recs["imperial-agents/inquisitorial-agents/abilities/tome-skull"]
+    assert tome["name"] == "Tome-skull" and tome["text"].startswith("Once per battle for each Tome-skull")
+    assert not [r for r in seeds.records if r["id"].startswith("11e/rules/inquisitorial-agents")]
+    assert [d.line for d in _codes(seeds, "heading-inferred") if "Tome-skull" in d.message] == [25]
+
+
+def test_untitled_unit_passages_elsewhere(tmp_path):
+    text = """Vigilators
+
+Each time this model makes an attack, re-roll a hit roll of 1.
+
+While this model is equipped with a Psyber-eagle, enemy units cannot be hidden from it.
+
+A unit has all the keywords printed on its datasheet.
+"""
+    result = build(tmp_path, text, kind="rules-extract", name="extract.txt", title="Vigilators", faction="Inquisition")
+    recs = _records(result)
+    eagle = recs["inquisition/vigilators/abilities/psyber-eagle"]
+    assert (eagle["type"], eagle["heading"], eagle["unit"]) == ("wargear", "inferred", "inquisition/vigilators")
+    lost = [r for r in result.records if r.get("heading") == "lost"]
+    assert [r["name"] for r in lost] == ["Vigilators: Each time this model makes an attack, re-roll a hit roll…"]
+    assert [r["kind"] for r in result.records if r["text"].startswith("A unit has all")] == ["rule"]
+
+
+# -- flavour and rules text --------------------------------------------------------------
+
+def test_seed_flavour_and_rules_where_the_page_puts_them(seeds):
+    recs = _records(seeds)
+    duty = recs["grey-knights/void-purge-force"]["rule"]
+    assert duty["flavour"].startswith("None can be allowed to reach an escape craft")
+    assert duty["text"] == "Add 1 to Advance and Charge rolls made for units from your army."
+    off = recs["11e/rules/01-02-04-not-on-the-battlefield"]
+    assert "flavour" not in off and off["text"].startswith("A unit that is embarked within a TRANSPORT")
+    assert "flavour" not in recs["11e/rules/05-04-04-destroyed"]
+    assert {d.line for d in _codes(seeds, "flavour-undecided")} == {180, 431}
+
+
+def test_flavour_by_place_and_rules_kept_elsewhere(tmp_path):
+    text = PAGE_HEAD + """Hold the Gate
+Iron Bastion Detachment
+The gate must not fall, whatever the cost; every warrior knows it.
+Each time a unit from your army is selected to fight, add 1 to its Attacks characteristic.
+Heavy Going
+Some units are burdened by their wargear. The following applies to such units:
+- It cannot Advance.
+- It cannot Fall Back.
+Models in such units are never slowed by terrain.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    rule = _records(result)["test-faction/iron-bastion"]["rule"]
+    assert rule["flavour"] == "The gate must not fall, whatever the cost; every warrior knows it."
+    assert rule["text"].startswith("Each time a unit from your army is selected to fight")
+    going = _records(result)["10e/rules/heavy-going"]
+    assert "flavour" not in going and going["text"].startswith("Some units are burdened by their wargear.")
+    assert [d.line for d in _codes(result, "flavour-undecided")] == [12]
+
+
+# -- annotations -------------------------------------------------------------------------
+
+def test_seed_annotation_restores_the_leader_list_with_provenance(seeds):
+    ds = _records(seeds)["imperial-agents/inquisitor"]
+    assert ds["leader"]["units"] == ["Inquisitorial Agents"]
+    [entry] = [s for s in ds["source"] if s["file"] == "sources/annotations.yaml"]
+    assert entry["fields"] == ["leader.units"] and entry["annotation"]["evidence"]["line"] == 3
+    assert not _codes(seeds, "stale-annotation") and not _codes(seeds, "bad-annotation")
+
+
+ANNOTATED_PAGE = PAGE_HEAD.replace("KEYWORDS:", "LEADER\nThis model can be attached to the following units:\nKEYWORDS:")
+NOTE = """annotations:
+  - record: test-faction/test-unit
+    field: leader.units
+    value: [Test Squad]
+    stated_by: a tester
+    reason: the other page says so
+    evidence: {file: other.txt, line: 1, text: while this model leads a Test Squad}
+    fills: {file: page.txt, line: 7, text: attached to the following units}
+"""
+
+
+def test_annotation_applied_marked_and_reported_when_stale(tmp_path):
+    (tmp_path / "other.txt").write_text("Note: while this model leads a Test Squad, it is brave.\n", encoding="utf-8")
+    (tmp_path / "annotations.yaml").write_text(NOTE, encoding="utf-8")
+    result = build(tmp_path, ANNOTATED_PAGE)
+    ds = _records(result)["test-faction/test-unit"]
+    assert ds["leader"]["units"] == ["Test Squad"]
+    assert ds["source"][-1]["fields"] == ["leader.units"] and ds["source"][-1]["first_line"] == 2
+    assert result.rejected == []
+    # The evidence changes: the annotation is reported and not applied.
+    (tmp_path / "other.txt").write_text("Note: this model is brave.\n", encoding="utf-8")
+    result = build(tmp_path, ANNOTATED_PAGE)
+    assert _records(result)["test-faction/test-unit"]["leader"]["units"] == []
+    assert [(d.file.endswith("annotations.yaml"), d.line) for d in _codes(result, "stale-annotation")] == [(True, 2)]
+    # A malformed file is an error, located, and nothing is applied.
+    (tmp_path / "annotations.yaml").write_text(NOTE.replace("stated_by: a tester\n", ""), encoding="utf-8")
+    result = build(tmp_path, ANNOTATED_PAGE)
+    assert [d.code for d in result.report.errors] == ["bad-annotation"]
