@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 from pathlib import Path
 
+from warscribe.bench_engine import _time as _median_time
 from warscribe.engine import evaluate
 from warscribe.engine.evaluate import evaluate_scenario
 from warscribe.engine.scenario import parse_scenario
@@ -80,15 +80,6 @@ class Peer:
         out = self.kc.resolve([res["alloc"]], target["wounds"], target["models"])
         mean = self.am.pmf_stats
         return mean(out["removed"])["mean"], mean(out["kills"])["mean"], out["p_wipe"]
-
-
-def _median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def side_by_side(peer_path: str | Path, repeat: int) -> int:
