@@ -22,7 +22,7 @@ from warscribe.engine.allocation import Chain, start
 from warscribe.engine.attack import GroupProfile, group_profile, wounding_events, wounding_events_joint
 from warscribe.engine.groups import evaluate_kinds
 from warscribe.engine.model import GroupSummary, ModelSummary, Result, Scenario
-from warscribe.engine.rules import hazard_mortal_wounds
+from warscribe.engine.rules import attacker_hazard
 
 MIN_DAMAGE_CAP = 200
 
@@ -97,10 +97,7 @@ def evaluate_scenario(scenario: Scenario) -> Result:
     models_slain = [0.0] * (models + 1)
     for r, p in enumerate(final):
         models_slain[models - ceil(r / wounds)] += p
-    hazard = None
-    if any(p.hazardous for p in profiles):
-        per_weapon = hazard_mortal_wounds(scenario.ruleset, scenario.attacker_keywords)
-        hazard = sum(p.models * per_weapon for p in profiles if p.hazardous)
+    hazard = attacker_hazard(scenario.ruleset, scenario.attacker_keywords, profiles)
     return Result(
         ruleset=scenario.ruleset,
         expected_damage=sum(s.expected_damage for s in summaries),

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from warscribe.engine import dist as D
 from warscribe.engine.attack import GroupProfile, active_abilities, group_profile
 from warscribe.engine.model import GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
-from warscribe.engine.rules import feel_no_pain_loses, hazard_mortal_wounds, save_fail
+from warscribe.engine.rules import attacker_hazard, feel_no_pain_loses, save_fail
 
 NORMAL, MORTAL = "normal", "mortal"
 
@@ -516,10 +516,7 @@ def _result(scenario: Scenario, run: _Allocation) -> Result:
             expected_hits=attacks * prof.expected_hits_per_attack, expected_wounds=run.wounds_mean[i],
             expected_unsaved=unsaved, expected_damage=damage, notes=list(prof.notes),
         ))
-    hazard = None
-    if any(p.hazardous for p in first):
-        per_weapon = hazard_mortal_wounds(scenario.ruleset, scenario.attacker_keywords)
-        hazard = sum(p.models * per_weapon for p in first if p.hazardous)
+    hazard = attacker_hazard(scenario.ruleset, scenario.attacker_keywords, first)
     return Result(
         ruleset=scenario.ruleset,
         expected_damage=sum(s.expected_damage for s in summaries),

@@ -153,3 +153,12 @@ def hazard_mortal_wounds(ruleset: str, attacker_keywords: frozenset[str]) -> flo
         return 3.0 / 6.0
     big = "MONSTER" in attacker_keywords or "VEHICLE" in attacker_keywords
     return (2.0 / 6.0) * (3.0 if big else 1.0)
+
+
+def attacker_hazard(ruleset: str, attacker_keywords: frozenset[str], profiles) -> float | None:
+    """Expected mortal wounds the attacker suffers from all its [HAZARDOUS] weapon groups; None without any."""
+    hazardous = [p for p in profiles if p.hazardous]
+    if not hazardous:
+        return None
+    per_weapon = hazard_mortal_wounds(ruleset, attacker_keywords)
+    return sum(p.models * per_weapon for p in hazardous)

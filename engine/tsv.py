@@ -51,20 +51,19 @@ def _rows(path: Path, columns: tuple[str, ...]):
 
 
 def read_weapons(path: str | Path, ruleset: str = "10e") -> list[Row]:
-    out = []
-    for row_id, cells in _rows(Path(path), WEAPON_COLUMNS):
-        try:
-            out.append(Row(row_id, weapon_from_cells(cells, ruleset)))
-        except ValueError as exc:
-            out.append(Row(row_id, None, str(exc)))
-    return out
+    return _read(Path(path), WEAPON_COLUMNS, lambda cells: weapon_from_cells(cells, ruleset))
 
 
 def read_units(path: str | Path, models: int) -> list[Row]:
+    return _read(Path(path), UNIT_COLUMNS, lambda cells: target_from_cells(cells, models))
+
+
+def _read(path: Path, columns, make) -> list[Row]:
+    """Every row made into its object, or kept with the reason it could not be (never dropped)."""
     out = []
-    for row_id, cells in _rows(Path(path), UNIT_COLUMNS):
+    for row_id, cells in _rows(path, columns):
         try:
-            out.append(Row(row_id, target_from_cells(cells, models)))
+            out.append(Row(row_id, make(cells)))
         except ValueError as exc:
             out.append(Row(row_id, None, str(exc)))
     return out
