@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from warscribe.schema import KINDS, SCHEMA_DIR
+from warscribe.schema.checkgen import compile_schema
 
 
 @lru_cache(maxsize=None)
@@ -69,7 +70,7 @@ def fast_validator(name: str) -> Draft202012Validator:
 
 @lru_cache(maxsize=None)
 def fast_check(name: str) -> Callable[[Any], bool]:
-    """``instance -> bool``: the derived schema of ``fast_validator`` compiled to closures.
+    """``instance -> bool``: the derived schema of ``fast_validator`` compiled to Python.
 
     jsonschema walks the schema for every instance and builds error objects on the way
     (a few milliseconds for a scenario); this answers valid or not in tens of
@@ -103,68 +104,9 @@ def derived_schema(name: str) -> dict:
     return derived
 
 
-# Keywords that never change whether an instance is valid.
-_ANNOTATIONS = {"$schema", "$id", "$defs", "$comment", "title", "description", "default", "examples", "x-error"}
-
-_TYPES: dict[str, Callable[[Any], bool]] = {
-    "object": lambda x: isinstance(x, dict),
-    "array": lambda x: isinstance(x, list),
-    "string": lambda x: isinstance(x, str),
-    "boolean": lambda x: isinstance(x, bool),
-    "null": lambda x: x is None,
-    "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
-    "integer": lambda x: (isinstance(x, int) and not isinstance(x, bool)) or (isinstance(x, float) and x.is_integer()),
-}
-
-
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def _equal(a, b) -> bool:
-    """JSON equality as jsonschema has it: 1 == 1.0, but true is not 1."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if isinstance(a, (list, dict, str)) or isinstance(b, (list, dict, str)):
-        return type(a) is type(b) and a == b
-    return a == b
-
-
 def compile_check(node) -> Callable[[Any], bool]:
-    """A JSON Schema (2020-12, $refs inlined) as one boolean function.
-
-    Knows the keywords our schemas use and refuses any other, so that it can never
-    pass an instance the reference validator would reject for a keyword it skipped.
-    """
-    if node is True or node == {}:
-        return lambda x: True
-    if node is False:
-        return lambda x: False
-    keys = {k for k in node if k not in _ANNOTATIONS}
-    if node.get("type") == "object" and keys <= {"type", "properties", "required", "additionalProperties"}:
-        return _object(node)
-    if node.get("type") in ("integer", "number") and keys <= {"type", "minimum", "maximum"}:
-        return _number(node)
-    checks: list[Callable[[Any], bool]] = []
-    for key, value in node.items():
-        if key in _ANNOTATIONS or key in ("then", "else"):
-            continue
-        checks.append(_keyword(key, value, node))
-    if len(checks) == 1:
-        return checks[0]
-    checks = tuple(checks)
-
-    def every(x) -> bool:
-        for check in checks:
-            if not check(x):
-                return False
-        return True
-
-    return every
+    """A JSON Schema (2020-12, $refs inlined) as one boolean function (``schema.checkgen``)."""
+    return compile_schema(node, _reference)
 
 
 _REFERENCES: dict[str, Callable[[Any], bool] | None] = {}
@@ -181,138 +123,6 @@ def _reference(address: str) -> Callable[[Any], bool]:
         return _REFERENCES[address](x)
 
     return check
-
-
-def _object(node) -> Callable[[Any], bool]:
-    """The common object node as one function (the hot path of a scenario check)."""
-    props = {k: compile_check(v) for k, v in node.get("properties", {}).items()}
-    required = tuple(node.get("required", ()))
-    extra = node.get("additionalProperties", True)
-    extra_check = None if extra in (True, False) else compile_check(extra)
-
-    def check(x) -> bool:
-        if type(x) is not dict and not isinstance(x, dict):
-            return False
-        for k in required:
-            if k not in x:
-                return False
-        for k, v in x.items():
-            c = props.get(k)
-            if c is not None:
-                if not c(v):
-                    return False
-            elif extra is False or (extra_check is not None and not extra_check(v)):
-                return False
-        return True
-
-    return check
-
-
-def _number(node) -> Callable[[Any], bool]:
-    integer = node["type"] == "integer"
-    low, high = node.get("minimum"), node.get("maximum")
-
-    def check(x) -> bool:
-        kind = type(x)
-        if kind is int:
-            pass
-        elif kind is float:
-            if integer and not x.is_integer():
-                return False
-        elif isinstance(x, bool) or not isinstance(x, (int, float)):
-            return False
-        elif integer and isinstance(x, float) and not x.is_integer():
-            return False
-        return (low is None or x >= low) and (high is None or x <= high)
-
-    return check
-
-
-def _keyword(key: str, value, node) -> Callable[[Any], bool]:
-    if key == "type":
-        kinds = [_TYPES[t] for t in ([value] if isinstance(value, str) else value)]
-        return kinds[0] if len(kinds) == 1 else (lambda x: any(k(x) for k in kinds))
-    if key == "enum":
-        if all(isinstance(v, str) for v in value):
-            strings = frozenset(value)
-            return lambda x: isinstance(x, str) and x in strings
-        return lambda x: any(_equal(x, v) for v in value)
-    if key == "const":
-        return lambda x: _equal(x, value)
-    if key == "properties":
-        props = {k: compile_check(v) for k, v in value.items()}
-
-        def properties(x) -> bool:
-            if isinstance(x, dict):
-                for k, v in x.items():
-                    c = props.get(k)
-                    if c is not None and not c(v):
-                        return False
-            return True
-
-        return properties
-    if key == "required":
-        return lambda x: not isinstance(x, dict) or all(k in x for k in value)
-    if key == "additionalProperties":
-        known = set(node.get("properties", {}))
-        if value is False:
-            return lambda x: not isinstance(x, dict) or known.issuperset(x)
-        extra = compile_check(value)
-        return lambda x: not isinstance(x, dict) or all(extra(v) for k, v in x.items() if k not in known)
-    if key == "items":
-        item = compile_check(value)
-
-        def items(x) -> bool:
-            if isinstance(x, list):
-                for v in x:
-                    if not item(v):
-                        return False
-            return True
-
-        return items
-    if key == "minItems":
-        return lambda x: not isinstance(x, list) or len(x) >= value
-    if key == "uniqueItems":
-        if not value:
-            return lambda x: True
-        return lambda x: not isinstance(x, list) or not any(
-            _equal(x[i], x[j]) for i in range(len(x)) for j in range(i + 1, len(x))
-        )
-    if key == "minimum":
-        return lambda x: not _is_number(x) or x >= value
-    if key == "maximum":
-        return lambda x: not _is_number(x) or x <= value
-    if key == "maxItems":
-        return lambda x: not isinstance(x, list) or len(x) <= value
-    if key == "maxLength":
-        return lambda x: not isinstance(x, str) or len(x) <= value
-    if key == "minLength":
-        return lambda x: not isinstance(x, str) or len(x) >= value
-    if key == "pattern":
-        regex = re.compile(value)
-        return lambda x: not isinstance(x, str) or regex.search(x) is not None
-    if key in ("anyOf", "oneOf", "allOf"):
-        parts = [compile_check(v) for v in value]
-        if key == "anyOf":
-
-            def any_of(x) -> bool:
-                for p in parts:
-                    if p(x):
-                        return True
-                return False
-
-            return any_of
-        if key == "allOf":
-            return lambda x: all(p(x) for p in parts)
-        return lambda x: sum(1 for p in parts if p(x)) == 1
-    if key == "$ref":
-        return _reference(value)
-    if key == "if":
-        cond = compile_check(value)
-        then = compile_check(node.get("then", True))
-        other = compile_check(node.get("else", True))
-        return lambda x: then(x) if cond(x) else other(x)
-    raise ValueError(f"compile_check: keyword {key!r} is not supported; add it here")
 
 
 def record_errors(record: dict, reference: bool = False) -> list[tuple[str, str]]:

@@ -114,3 +114,32 @@ def test_compiled_check_refuses_keywords_it_does_not_know():
 
     with pytest.raises(ValueError, match="patternProperties"):
         compile_check({"type": "object", "patternProperties": {"^x": {"type": "string"}}})
+
+
+def test_compiled_check_keeps_schema_text_out_of_its_source():
+    """Keys, enums and patterns reach the compiled check as values, never as code."""
+    from jsonschema import Draft202012Validator
+
+    from warscribe.schema.registry import compile_check
+
+    odd = "a'\"\n); raise SystemExit(1) #"
+    node = {"type": "object", "required": [odd], "additionalProperties": False,
+            "properties": {odd: {"enum": [odd, "b"]}, "n": {"type": "integer", "minimum": 1}}}
+    check, reference = compile_check(node), Draft202012Validator(node)
+    for instance in ({odd: odd}, {odd: "b", "n": 2}, {odd: "c"}, {"n": 1}, {odd: odd, "n": 0}, {odd: odd, "x": 1}):
+        assert check(instance) == reference.is_valid(instance), instance
+
+
+def test_compiled_check_handles_nesting_deeper_than_python_blocks():
+    from jsonschema import Draft202012Validator
+
+    from warscribe.schema.registry import compile_check
+
+    node: dict = {"type": "integer"}
+    valid, broken = 1, "x"
+    for _ in range(40):
+        node = {"type": "array", "items": {"type": "object", "properties": {"k": node}}}
+        valid, broken = [{"k": valid}], [{"k": broken}]
+    check, reference = compile_check(node), Draft202012Validator(node)
+    assert check(valid) and reference.is_valid(valid)
+    assert not check(broken) and not reference.is_valid(broken)
