@@ -155,6 +155,8 @@ def wound_roll(weapon: Weapon, target: Target, conditions: Conditions, mods: Mod
     reroll = mods.reroll_wounds
     if weapon.has("twin-linked"):
         reroll = _stronger(reroll, "failed")
+    if isinstance(weapon.strength, int):
+        return d6_roll(wound_need(weapon.strength, target.toughness), mod, critical, reroll)
     fail = success = crit = 0.0
     for s, ps in enumerate(D.dice(weapon.strength)):
         if ps:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from math import exp, log, log1p
+from operator import mul
 
 Dist = list[float]
 
@@ -60,7 +61,7 @@ def dice(value: int | str) -> Dist:
 
 
 def mean(dist: Dist) -> float:
-    return sum(i * p for i, p in enumerate(dist))
+    return sum(map(mul, range(len(dist)), dist))
 
 
 def trim(dist: Dist) -> Dist:
@@ -77,6 +78,11 @@ def convolve(a: Dist, b: Dist, cap: int | None = None) -> Dist:
     With ``cap``, values at or above ``cap`` are lumped into ``cap`` (the result has
     ``cap + 1`` entries at most).
     """
+    # Adding a constant 0 (where every sum starts) is a copy.
+    if len(a) == 1 and a[0] == 1.0:
+        return lump(list(b), cap)
+    if len(b) == 1 and b[0] == 1.0:
+        return lump(list(a), cap)
     size = len(a) + len(b) - 1
     if cap is not None and size > cap + 1:
         size = cap + 1
@@ -193,6 +199,14 @@ def random_sum(count: Dist, unit: Dist, cap: int | None = None) -> Dist:
     support = [n for n, pn in enumerate(count) if pn]
     if len(support) == 1:
         return sum_iid(unit, support[0], cap)
+    if unit[-1] == 1.0 and not any(unit[:-1]):
+        # A constant unit u (a fixed Damage characteristic): the sum is N x u.
+        u = len(unit) - 1
+        out = [0.0] * (min(support[-1] * u, cap) + 1 if cap is not None else support[-1] * u + 1)
+        last = len(out) - 1
+        for n in support:
+            out[min(n * u, last)] += count[n]
+        return out
     if len(unit) == 2:
         acc: Dist = []
         for n in support:
@@ -240,6 +254,8 @@ def sum_iid(unit: Dist, n: int, cap: int | None = None) -> Dist:
         return point(total if cap is None else min(total, cap))
     if len(unit) == 2:
         return binomial(n, unit[1], cap)
+    if n == 1:
+        return lump(list(unit), cap)
     result: Dist = [1.0]
     base = lump(unit, cap)
     while n:

@@ -28,9 +28,14 @@ class Weapon:
     range: float | None = None
     id: str | None = None  # knowledge-base id when the weapon came from a reference
     ruleset: str | None = None  # ruleset of the knowledge-base record
+    # The abilities' ids, for ``has``: the attack sequence asks a dozen times per call.
+    ability_ids: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "ability_ids", frozenset(a["id"] for a in self.abilities))
 
     def has(self, ability_id: str) -> bool:
-        return any(a["id"] == ability_id for a in self.abilities)
+        return ability_id in self.ability_ids
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ rules on the Inquisitor page and the two rules extracts).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from warscribe.engine.model import Target, Weapon
 
@@ -29,6 +30,8 @@ def cap_modifier(mod: int) -> int:
     return max(-1, min(1, mod))
 
 
+# A pure function of four small values (a few hundred cases in all): computed once each.
+@lru_cache(maxsize=1024)
 def d6_roll(need: int, mod: int, critical: int = 6, reroll: str = "none") -> RollOutcome:
     """A Hit or Wound roll: success on ``roll + mod >= need``.
 
@@ -98,11 +101,15 @@ def save_fail(ruleset: str, weapon: Weapon, target: Target, cover: bool) -> floa
     (see ``hit_skill``), so it never touches the save.
     """
     bonus = 1 if ruleset == "10e" and in_cover(ruleset, weapon, target, cover) else 0
-    mod = min(1, weapon.ap + bonus)
-    armour = sum(1 for face in range(2, 7) if face + mod >= target.save) / 6.0
+    return _save_fail(min(1, weapon.ap + bonus), target.save, target.invulnerable)
+
+
+@lru_cache(maxsize=1024)
+def _save_fail(mod: int, save: int, invulnerable: int | None) -> float:
+    armour = sum(1 for face in range(2, 7) if face + mod >= save) / 6.0
     invuln = 0.0
-    if target.invulnerable is not None:
-        invuln = sum(1 for face in range(2, 7) if face >= target.invulnerable) / 6.0
+    if invulnerable is not None:
+        invuln = sum(1 for face in range(2, 7) if face >= invulnerable) / 6.0
     return 1.0 - max(armour, invuln)
 
 

@@ -122,7 +122,7 @@ def run_bench(args) -> int:
     if getattr(args, "peer", None):
         from warscribe.bench_peer import growth, side_by_side
 
-        status = side_by_side(args.peer, max(repeat, 50))
+        status = side_by_side(args.peer, max(repeat, 200))
         print()
         growth(repeat)
         return status

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+import time
 from pathlib import Path
 
 from warscribe.bench_engine import _time as _median_time
@@ -82,13 +83,29 @@ class Peer:
         return mean(out["removed"])["mean"], mean(out["kills"])["mean"], out["p_wipe"]
 
 
+def _interleaved(calls, rounds: int) -> list[float]:
+    """Median seconds per call of each of ``calls``, timed in turn round after round.
+
+    Taking turns, rather than one block of calls after another, gives every side the
+    same share of whatever else the machine is doing meanwhile.
+    """
+    times: list[list[float]] = [[] for _ in calls]
+    for _ in range(rounds):
+        for fn, out in zip(calls, times):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
+
+
 def side_by_side(peer_path: str | Path, repeat: int) -> int:
     try:
         peer = Peer(peer_path)
     except (FileNotFoundError, ImportError) as exc:
         print(f"peer: cannot use {peer_path}: {exc}")
         return 2
-    print(f"Side by side with W40kDiviner ({peer_path}), one process, median of {repeat} runs, microseconds per call")
+    print(f"Side by side with W40kDiviner ({peer_path}), one process, calls taken in turn, "
+          f"median of {repeat} rounds, microseconds per call")
     header = f"{'scenario':<44} {'ours API':>9} {'ours core':>9} {'peer':>9} {'peer/API':>8}  values (ours | peer)"
     print(header)
     ratios = []
@@ -97,9 +114,9 @@ def side_by_side(peer_path: str | Path, repeat: int) -> int:
         checked = parse_scenario(data)
         ours = evaluate(data)
         theirs = peer.run(models, weapon, target)
-        api = _median_time(lambda: evaluate(data), repeat)
-        core = _median_time(lambda: evaluate_scenario(checked), repeat)
-        other = _median_time(lambda: peer.run(models, weapon, target), repeat)
+        api, core, other = _interleaved(
+            [lambda: evaluate(data), lambda: evaluate_scenario(checked), lambda: peer.run(models, weapon, target)], repeat
+        )
         ratios.append(other / api)
         mine = (ours.expected_wounds_removed, ours.expected_models_slain, ours.p_wipe)
         same = "same" if max(abs(a - b) for a, b in zip(mine, theirs)) < 1e-9 else "DIFFER"
