@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
-from pathlib import Path
 from urllib.parse import urljoin
 
 from jsonschema import Draft202012Validator

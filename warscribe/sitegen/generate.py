@@ -14,7 +14,7 @@ import yaml
 
 from warscribe import ROOT
 from warscribe.schema.bundle import Bundle
-from warscribe.sitegen import indexes, urls
+from warscribe.sitegen import datasheet_page, indexes, record_pages, urls
 from warscribe.sitegen.linker import Unresolved
 from warscribe.sitegen.pages import Page, Site
 
@@ -44,15 +44,12 @@ class Generated:
 
 def _pages(site: Site, intro: str) -> list[Page]:
     b = site.bundle
-    pages = [site.datasheet(r) for r in b.kind("datasheet")]
-    pages += [site.ability(r) for r in b.kind("ability")]
-    pages += [site.rule(r) for r in b.kind("rule")]
-    pages += [site.stratagem(r) for r in b.kind("stratagem")]
-    pages += [site.detachment(r) for r in b.kind("detachment")]
-    pages += [site.enhancement(r) for r in b.kind("enhancement")]
-    pages += [site.keyword(r) for r in b.kind("keyword")]
-    pages += [site.faction(slug) for slug in sorted(site.factions)]
-    pages += [site.source(file) for file in sorted(site.sources)]
+    pages = [datasheet_page.datasheet(site, r) for r in b.kind("datasheet")]
+    for kind in ("ability", "rule", "stratagem", "detachment", "enhancement", "keyword"):
+        page_of = getattr(record_pages, kind)
+        pages += [page_of(site, r) for r in b.kind(kind)]
+    pages += [record_pages.faction(site, slug) for slug in sorted(site.factions)]
+    pages += [record_pages.source(site, file) for file in sorted(site.sources)]
     pages += [indexes.home(site, intro), indexes.datasheets(site), indexes.stratagems(site),
               indexes.detachments(site), indexes.rules(site), indexes.abilities(site), indexes.keywords(site),
               indexes.factions(site), indexes.sources(site)]
