@@ -14,7 +14,7 @@ import yaml
 
 from warscribe import ROOT
 from warscribe.schema.bundle import Bundle
-from warscribe.sitegen import datasheet_page, indexes, record_pages, urls
+from warscribe.sitegen import datasheet_page, hooks, indexes, record_pages, urls
 from warscribe.sitegen.linker import Unresolved
 from warscribe.sitegen.pages import Page, Site
 
@@ -73,8 +73,7 @@ def _config(docs: Path, site_dir: Path) -> dict:
     config["docs_dir"] = docs.as_posix()
     config["site_dir"] = site_dir.as_posix()
     config["nav"] = [{"Home": "index.md"}] + [{title: f"{name}.md"} for name, title in urls.INDEXES.items()]
-    config["watch"] = [str(HANDWRITTEN)]
-    config["hooks"] = [str(Path(__file__).with_name("hooks.py"))]
+    config["hooks"] = ["hooks.py"]  # the shim written beside the configuration (sitegen/hooks.py)
     return config
 
 
@@ -110,6 +109,7 @@ def generate(bundle: Bundle, diagnostics: list[dict], out: Path) -> Generated:
     if clash:
         raise ValueError(f"hand-written pages in site/ clash with generated ones: {', '.join(clash)}")
     copy_handwritten(docs)
+    (src / "hooks.py").write_text(hooks.SHIM, encoding="utf-8")
     config = src / "mkdocs.yml"
     # Paths relative to the configuration file, so that two output folders hold the same bytes.
     config.write_text(yaml.safe_dump(_config(Path("docs"), Path("..") / "site"), sort_keys=False), encoding="utf-8")
