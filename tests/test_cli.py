@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -31,7 +32,10 @@ def test_build_writes_records_json_and_report(tmp_path):
     assert all(s["unaccounted"] == 0 for s in report["sources"].values())
     manifest = json.loads((out / "manifest.json").read_text())
     assert sum(manifest["records"].values()) == bundle["meta"]["count"]
-    assert "json/warscribe.json" in manifest["files"]
+    assert "json/warscribe.json" in manifest["files"] and "report.json" in manifest["files"]
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name != "manifest.json")
+    assert sorted(manifest["files"]) == files
+    assert manifest["files"]["report.json"] == hashlib.sha256((out / "report.json").read_bytes()).hexdigest()
 
 
 def test_build_is_byte_identical_twice(tmp_path):
@@ -40,6 +44,8 @@ def test_build_is_byte_identical_twice(tmp_path):
     files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
     files_b = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
     assert files_a == files_b
+    listed = json.loads((tmp_path / "a" / "manifest.json").read_text())["files"]
+    assert "site/index.html" in listed and sorted(listed) == sorted(p.as_posix() for p in files_a if p.name != "manifest.json")
     for rel in files_a:
         data = (tmp_path / "a" / rel).read_bytes()
         assert data == (tmp_path / "b" / rel).read_bytes(), rel

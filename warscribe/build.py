@@ -21,7 +21,7 @@ from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema import SCHEMA_DIR
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
-from warscribe.outputs import OutputError, staged
+from warscribe.outputs import OutputError, checksums, staged
 from warscribe.progress import Progress
 
 SCHEMA_VERSION = "1.0"
@@ -68,33 +68,24 @@ def _meta(result: Result, kind: str | None, count: int) -> dict:
     return meta
 
 
-def write_yaml(result: Result, out: Path) -> dict[str, str]:
-    """One YAML file per record: records/<kind>/<id>.yaml. Returns path -> sha256."""
+def write_yaml(result: Result, out: Path) -> None:
+    """One YAML file per record: records/<kind>/<id>.yaml."""
     root = out / "records"
-    sums = {}
     for rec in result.records:
         path = root / rec["kind"] / (rec["id"] + ".yaml")
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = record_yaml(rec)
-        path.write_text(text, encoding="utf-8")
-        sums[str(path.relative_to(out))] = hashlib.sha256(text.encode()).hexdigest()
-    return sums
+        path.write_text(record_yaml(rec), encoding="utf-8")
 
 
-def write_json(result: Result, out: Path) -> dict[str, str]:
+def write_json(result: Result, out: Path) -> None:
     """One JSON file per kind ({"meta", "data"}) and the bundle warscribe.json."""
     out.mkdir(parents=True, exist_ok=True)
-    sums = {}
     by_kind = {k: [r for r in result.records if r["kind"] == k] for k in KINDS}
     for kind, records in by_kind.items():
-        text = _json({"meta": _meta(result, kind, len(records)), "data": records})
-        (out / f"{kind}.json").write_text(text, encoding="utf-8")
-        sums[f"{kind}.json"] = hashlib.sha256(text.encode()).hexdigest()
+        (out / f"{kind}.json").write_text(_json({"meta": _meta(result, kind, len(records)), "data": records}),
+                                          encoding="utf-8")
     bundle = {"meta": _meta(result, None, len(result.records)), "data": by_kind}
-    text = _json(bundle)
-    (out / "warscribe.json").write_text(text, encoding="utf-8")
-    sums["warscribe.json"] = hashlib.sha256(text.encode()).hexdigest()
-    return sums
+    (out / "warscribe.json").write_text(_json(bundle), encoding="utf-8")
 
 
 def build_report(result: Result) -> dict:
@@ -162,6 +153,7 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
 
                 records = bundle.from_records(result.records, _meta(result, None, len(result.records)), str(out))
                 site_failed = build_site(records, report["diagnostics"], stage, quiet=quiet, stream=site_log) != 0
+            write_build_manifest(result, report, stage)
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -180,17 +172,20 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
 
 
 def write_build(result: Result, report: dict, out: Path) -> None:
-    """Every output file of a build into `out` (a fresh folder)."""
-    checksums = {}
-    checksums.update(write_yaml(result, out))
-    checksums.update({f"json/{k}": v for k, v in write_json(result, out / "json").items()})
+    """The records, the JSON and the report of a build into `out` (a fresh folder)."""
+    write_yaml(result, out)
+    write_json(result, out / "json")
     (out / "report.json").write_text(_json(report), encoding="utf-8")
+
+
+def write_build_manifest(result: Result, report: dict, out: Path) -> None:
+    """manifest.json, written last: sources, counts per kind and the sha256 of every file (the site's too)."""
     manifest_out = {
         "generator": f"warscribe {__version__}",
         "schema_version": SCHEMA_VERSION,
         "sources": _meta(result, None, 0)["sources"],
         "records": report["records"],
-        "files": dict(sorted(checksums.items())),
+        "files": checksums(out),
     }
     (out / "manifest.json").write_text(_json(manifest_out), encoding="utf-8")
 

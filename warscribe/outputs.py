@@ -69,13 +69,17 @@ def staged(out: Path) -> Iterator[Path]:
         raise
 
 
+def checksums(folder: Path) -> dict[str, str]:
+    """sha256 of every file under ``folder`` (but its manifest.json), by relative path, sorted."""
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.relative_to(folder).as_posix() != "manifest.json"}
+
+
 def _write_manifest(folder: Path) -> None:
     """Every output folder says that Warscribe wrote it, and which files (so a later run may replace it)."""
     from warscribe import __version__
 
-    files = {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-             for p in sorted(folder.rglob("*")) if p.is_file()}
-    text = json.dumps({"generator": f"warscribe {__version__}", "files": files}, indent=2) + "\n"
+    text = json.dumps({"generator": f"warscribe {__version__}", "files": checksums(folder)}, indent=2) + "\n"
     (folder / "manifest.json").write_text(text, encoding="utf-8")
 
 
