@@ -201,9 +201,10 @@ def _apply(change: dict, state: _State, log) -> None:
     elif op == "characteristic":
         key = change["characteristic"]
         if key == "toughness":
-            new = change["set"] if "set" in change else t.toughness + change["add"]
-            log(f"Toughness {t.toughness} -> {new}")
-            t = replace(t, toughness=new)
+            def tough(old: int) -> int:
+                return change["set"] if "set" in change else old + change["add"]
+            log(f"Toughness {t.toughness} -> {tough(t.toughness)}")
+            t = _every_kind(replace(t, toughness=tough(t.toughness)), lambda k: replace(k, toughness=tough(k.toughness)))
         elif key == "wounds":
             pass  # unit-level: applied once in apply_effects
         else:
@@ -218,9 +219,11 @@ def _apply(change: dict, state: _State, log) -> None:
             w = replace(w, **{field_name: new})
             log(f"{ {'ap': 'AP', 'attacks': 'Attacks', 'damage': 'Damage', 'strength': 'Strength'}[key]} {old} -> {new}")
     elif op == "invulnerable":
-        if t.invulnerable is None or change["value"] < t.invulnerable:
-            t = replace(t, invulnerable=change["value"])
-            log(f"{change['value']}+ invulnerable save")
+        value = change["value"]
+        if any(k.invulnerable is None or value < k.invulnerable for k in t.model_kinds()):
+            t = _every_kind(replace(t, invulnerable=_better(t.invulnerable, value)),
+                            lambda k: replace(k, invulnerable=_better(k.invulnerable, value)))
+            log(f"{value}+ invulnerable save")
     elif op == "feel_no_pain":
         against = change.get("against")
         if against == "damage-1" and state.original.damage != 1:
@@ -230,9 +233,11 @@ def _apply(change: dict, state: _State, log) -> None:
                 raise ScenarioError(f"{w.name}: Feel No Pain against mortal wounds only, with [DEVASTATING WOUNDS] attacks, "
                                     "is not modelled (the engine has one Feel No Pain for every point of damage)", "effect-not-modelled")
             log(f"Feel No Pain {change['value']}+ against mortal wounds: this group inflicts none", applied=False)
-        elif t.feel_no_pain is None or change["value"] < t.feel_no_pain:
-            t = replace(t, feel_no_pain=change["value"])
-            log(f"Feel No Pain {change['value']}+")
+        elif any(k.feel_no_pain is None or change["value"] < k.feel_no_pain for k in t.model_kinds()):
+            value = change["value"]
+            t = _every_kind(replace(t, feel_no_pain=_better(t.feel_no_pain, value)),
+                            lambda k: replace(k, feel_no_pain=_better(k.feel_no_pain, value)))
+            log(f"Feel No Pain {value}+")
     elif op == "cover":
         if not state.conditions.cover:
             state.conditions = replace(state.conditions, cover=True)
@@ -241,6 +246,19 @@ def _apply(change: dict, state: _State, log) -> None:
         state.ignore.update(change["to"])
         log("ignores modifiers to " + " and ".join("BS/WS" if x == "skill" else "the hit roll" for x in change["to"]))
     state.weapon, state.target, state.modifiers = w, t, m
+
+
+def _better(current: int | None, value: int) -> int:
+    """An X+ roll given by an effect: kept only where it beats the one the model has."""
+    return value if current is None or value < current else current
+
+
+def _every_kind(target: Target, change) -> Target:
+    """A change of the target's models made to each of its kinds too (a unit of several kinds).
+
+    The allocation order stays the one the scenario's characteristics gave (docs/engine.md).
+    """
+    return replace(target, kinds=tuple(change(k) for k in target.kinds)) if target.kinds else target
 
 
 def _entries(source: Source, side: str) -> list[dict]:
@@ -305,8 +323,8 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                     bearer = BEARER in (entry.get("when") or {}).get("assumed", []) + \
                         (change.get("when") or {}).get("assumed", [])
                     if bearer and side == "target" and scenario.target.models > 1:
-                        raise ScenarioError(f"{where}: {source.name} applies to the bearer (one model) only; the engine's "
-                                            f"target models are all alike (target.models: {scenario.target.models})",
+                        raise ScenarioError(f"{where}: {source.name} applies to the bearer (one model) only; the scenario "
+                                            f"does not say which model bears it (target.models: {scenario.target.models})",
                                             "effect-not-modelled")
                     if change["op"] == "characteristic" and change["characteristic"] == "wounds" and \
                             not _unmet(change.get("when"), side, scenario, None):
@@ -355,9 +373,13 @@ def _finish(scenario: Scenario, states: list[_State], log: list[dict], wounds_ad
         groups.append(Group(
             models=group.models,
             weapon=state.weapon,
-            target=replace(state.target, wounds=state.target.wounds + wounds_add) if changed[0] or wounds_add else None,
+            target=_more_wounds(state.target, wounds_add) if changed[0] or wounds_add else None,
             conditions=conditions if changed[1] else None,
             modifiers=modifiers if changed[2] else None,
         ))
-    target = replace(scenario.target, wounds=scenario.target.wounds + wounds_add) if wounds_add else scenario.target
+    target = _more_wounds(scenario.target, wounds_add) if wounds_add else scenario.target
     return replace(scenario, groups=tuple(groups), target=target, effects=tuple(log))
+
+
+def _more_wounds(target: Target, add: int) -> Target:
+    return _every_kind(replace(target, wounds=target.wounds + add), lambda k: replace(k, wounds=k.wounds + add))

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 from warscribe.engine import dist as D
 from warscribe.engine.attack import GroupProfile, active_abilities, group_profile
-from warscribe.engine.model import GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
+from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
 from warscribe.engine.rules import attacker_hazard, feel_no_pain_loses, save_fail
 
 NORMAL, MORTAL = "normal", "mortal"
@@ -67,7 +67,6 @@ class Sequence:
             while self.tail[i] < r:
                 i -= 1
             self.head.append((i, r - self.tail[i + 1]))
-        self.toughness: list[int] = []  # filled by with_toughness
 
     def first_alive(self, r: int) -> int:
         """Index of the first living model (len when all are slain)."""
@@ -359,14 +358,19 @@ def evaluate_kinds(scenario: Scenario) -> Result:
     run = _Allocation(scenario)
     for i, group in enumerate(scenario.groups):
         weapon = active_abilities(group.weapon, run.base)
+        # Effects may change the models' characteristics for this group only (engine/effects.py).
+        target = group.target or scenario.target
+        toughness = run.toughness if group.target is None else Toughness(
+            scenario.ruleset, target, layout(scenario.ruleset, target))
         # The group's profile against the unit as it stands when the attacks begin.
-        run.first.append(run.profile(i, run.toughness.at(run.lay.size - 1)))
-        builder = _builder(scenario, run.lay, weapon, run.base, run.first[-1].event_damage)
+        run.first.append(run.profile(i, toughness.at(run.lay.size - 1)))
+        builder = _builder(scenario.ruleset, run.lay, target.model_kinds(), group.conditions or scenario.conditions,
+                           weapon, run.base, run.first[-1].event_damage)
         precise = run.lay.precision and weapon.has("precision")
         if scenario.ruleset == "10e":
-            run.group_10e(i, builder, precise)
+            run.group_10e(i, builder, precise, toughness)
         else:
-            run.group_11e(i, builder, precise)
+            run.group_11e(i, builder, precise, toughness)
     run.resolve_deferred()
     return _result(scenario, run)
 
@@ -401,13 +405,13 @@ class _Allocation:
         if key not in self.profiles:
             s, g = self.scenario, self.scenario.groups[i]
             self.profiles[key] = group_profile(s.ruleset, g.models, g.weapon, replace(self.base, toughness=toughness),
-                                               s.conditions, s.modifiers, saves=False)
+                                               g.conditions or s.conditions, g.modifiers or s.modifiers, saves=False)
         return self.profiles[key]
 
-    def group_10e(self, i: int, builder: Builder, precise: bool) -> None:
+    def group_10e(self, i: int, builder: Builder, precise: bool, toughness: Toughness) -> None:
         """One Toughness throughout; [DEVASTATING WOUNDS] packets wait for every group."""
         floor = 0 if precise else None
-        prof = self.profile(i, self.toughness.fixed)
+        prof = self.profile(i, toughness.fixed)
         self.wounds_mean[i] = D.mean(prof.attacks) * prof.expected_wounds_per_attack
         normal = builder.chain(NORMAL, floor)
         new_state: dict[tuple[int, ...], D.Dist] = {}
@@ -426,7 +430,7 @@ class _Allocation:
                 new_state[label] = normal.absorb(v, counts, self.rewards[i])
         self.state = new_state
 
-    def group_11e(self, i: int, builder: Builder, precise: bool) -> None:
+    def group_11e(self, i: int, builder: Builder, precise: bool, toughness: Toughness) -> None:
         """Toughness and the [PRECISION] pick read from the state when the group begins."""
         lay = self.lay
         parts: dict[tuple[int, int | None], D.Dist] = {}
@@ -435,7 +439,7 @@ class _Allocation:
                 rc = s // lay.nb
                 # 24.28: the CHARACTER first in line is current until it is destroyed.
                 floor = lay.chars.tail[lay.chars.head[rc][0] + 1] if precise and rc else None
-                part = parts.setdefault((self.toughness.at(s), floor), [0.0] * lay.size)
+                part = parts.setdefault((toughness.at(s), floor), [0.0] * lay.size)
                 part[s] = p
         out = [0.0] * lay.size
         reward = self.rewards[i]
@@ -479,13 +483,15 @@ def _rows_by_mortal(prof) -> dict[int, D.Dist]:
     return rows
 
 
-def _builder(scenario: Scenario, lay: Layout, weapon, base: Target, raw_damage: D.Dist) -> Builder:
-    """Per kind: the save against this weapon, and its damage through Feel No Pain."""
+def _builder(ruleset: str, lay: Layout, kinds: tuple[ModelKind, ...], conditions: Conditions, weapon, base: Target,
+             raw_damage: D.Dist) -> Builder:
+    """Per kind (``kinds``: the layout's, as this group meets them): the save against this
+    weapon, and its damage through Feel No Pain."""
     loss: dict[str, list] = {NORMAL: [], MORTAL: []}
     unsaved: dict[str, list[float]] = {NORMAL: [], MORTAL: []}
     damage: dict[str, list[float]] = {NORMAL: [], MORTAL: []}
-    for kind in lay.kinds:
-        fail = save_fail(scenario.ruleset, weapon, kind_view(kind, base), scenario.conditions.cover)
+    for kind in kinds:
+        fail = save_fail(ruleset, weapon, kind_view(kind, base), conditions.cover)
         through = D.thin(raw_damage, feel_no_pain_loses(kind.feel_no_pain))
         for event, f in ((NORMAL, fail), (MORTAL, 1.0)):
             loss[event].append(loss_table(f, through, kind.wounds))
@@ -530,5 +536,6 @@ def _result(scenario: Scenario, run: _Allocation) -> Result:
         attacker_mortal_wounds=hazard,
         groups=summaries,
         notes=[n for p in first for n in p.notes],
+        effects=list(scenario.effects),
         by_model=by_model(lay, final),
     )

@@ -259,12 +259,6 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
         name=data.get("name"),
     )
     named = {side: data[side].get("effects") for side in ("attacker", "target") if data[side].get("effects")}
-    if named and scenario.target.kinds:
-        # The effects are applied per weapon group to one target profile; the allocation
-        # chain of a mixed unit reads each kind's own profile, so they would be lost.
-        side = next(iter(named))
-        raise ScenarioError(f"{side}.effects: effects against a target of several kinds of model are not modelled yet; "
-                            "give the target one profile", "effect-not-modelled")
     if named:
         scenario = apply_effects(scenario, named, _knowledge_base(kb).bundle)
     _check_work(scenario)

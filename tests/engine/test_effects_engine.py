@@ -331,3 +331,64 @@ def test_calc_shows_which_effects_changed_what(tmp_path):
     assert report.returncode == 0
     assert report.stdout.splitlines()[0].startswith("kind") and "\nstratagem " in report.stdout
     assert "[attack] core-10e/command-re-roll: You re-roll that roll, test or saving throw." in report.stdout
+
+
+# -- targets with several kinds of model ------------------------------------------------------------
+# A unit change made by an effect is made to every kind; the allocation chain then reads each
+# kind's own save and Feel No Pain, so the result equals the same unit written with the change.
+
+RETINUE = {"attached": True, "keywords": ["INFANTRY", "AGENTS OF THE IMPERIUM"], "models": [
+    {"name": "Henchman", "count": 6, "toughness": 3, "save": 5, "wounds": 1},
+    {"name": "Inquisitor", "toughness": 3, "save": 4, "invulnerable": 5, "wounds": 4, "feel_no_pain": 6,
+     "keywords": ["CHARACTER", "INQUISITOR"]}]}
+
+
+def _kinds(**changes):
+    """RETINUE with each kind changed: a value, or a function of the kind's own value."""
+    models = []
+    for kind in RETINUE["models"]:
+        kind = dict(kind)
+        for key, value in changes.items():
+            kind[key] = value(kind.get(key)) if callable(value) else value
+        models.append(kind)
+    return dict(RETINUE, models=models)
+
+
+def _better(value):
+    return lambda own: value if own is None or value < own else own
+
+
+@pytest.mark.parametrize("ruleset", ["10e", "11e"])
+def test_attacker_effects_against_several_kinds(kb, ruleset):
+    with_it = scenario([(5, STORM_BOLTER)], RETINUE, ruleset=ruleset, attacker_effects=["Fury of Titan"])
+    same(with_it, scenario([(5, STORM_BOLTER)], RETINUE, ruleset=ruleset,
+                           modifiers={"reroll_hits": "ones", "reroll_wounds": "ones"}), kb)
+
+
+@pytest.mark.parametrize("ruleset", ["10e", "11e"])
+def test_invulnerable_save_and_cover_for_every_kind(kb, ruleset):
+    plasma = inline("Plasma gun", attacks=2, skill=3, strength=8, ap=-3, damage=2)
+    stratagem = "Go to Ground" if ruleset == "10e" else "Displacer Field"
+    value = 6 if ruleset == "10e" else 4
+    extra = {"conditions": {"cover": True}} if ruleset == "10e" else {}
+    with_it = scenario([(5, plasma)], RETINUE, ruleset=ruleset, target_effects=[stratagem])
+    same(with_it, scenario([(5, plasma)], _kinds(invulnerable=_better(value)), ruleset=ruleset, **extra), kb)
+    assert damage(with_it, kb) < damage(scenario([(5, plasma)], RETINUE, ruleset=ruleset), kb)
+
+
+def test_toughness_for_every_kind(kb):
+    with_it = scenario([(5, STORM_BOLTER)], RETINUE, ruleset="11e", target_effects=["Hyperstimms"])
+    same(with_it, scenario([(5, STORM_BOLTER)], _kinds(toughness=lambda t: t + 1), ruleset="11e"), kb)
+
+
+def test_feel_no_pain_for_every_kind_and_one_group_only(kb):
+    """Warding Chant: 5+ against Damage 1 only. The storm bolters meet it on every kind
+    (the Inquisitor's own 6+ gives way to the better 5+); the sword does not."""
+    retinue = dict(RETINUE, keywords=["INFANTRY", "PSYKER"])
+    fnp = dict(_kinds(feel_no_pain=_better(5)), keywords=["INFANTRY", "PSYKER"])
+    same(scenario([(5, STORM_BOLTER)], retinue, target_effects=["Warding Chant"]),
+         scenario([(5, STORM_BOLTER)], fnp), kb)
+    both = evaluate(scenario([(5, SWORD), (5, STORM_BOLTER)], retinue, target_effects=["Warding Chant"]), kb)
+    assert any(not e["applied"] and e["group"] == "Nemesis force weapon" for e in both.effects)
+    plain = evaluate(scenario([(5, SWORD), (5, STORM_BOLTER)], retinue), kb)
+    assert both.expected_models_slain < plain.expected_models_slain
