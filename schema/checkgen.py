@@ -151,14 +151,24 @@ class _Compiler:
         if "if" in node:
             cond = self.function(node["if"])
             out.append(f"{pad}if {cond}({v}):")
-            then: list[str] = []
-            self.node(node.get("then", True), v, depth + 1, then)
-            out.extend(then or [f"{pad}    pass"])
+            self.block(node.get("then", True), v, depth + 1, out)
             other: list[str] = []
             self.node(node.get("else", True), v, depth + 1, other)
             if other:
                 out.append(f"{pad}else:")
                 out.extend(other)
+
+    def block(self, node, v: str, depth: int, out: list[str]) -> None:
+        """The lines of ``node`` as the body of a block opened by the line before (``pass`` if none)."""
+        inner: list[str] = []
+        self.node(node, v, depth, inner)
+        out.extend(inner or ["    " * depth + "pass"])
+
+    def bounds(self, node, low: str, high: str, measure: str, out: list[str], pad: str) -> None:
+        """``low``/``high`` keywords (minItems/maxItems...) as tests of ``measure``."""
+        for key, broken in ((low, "<"), (high, ">")):
+            if key in node:
+                out.append(f"{pad}if {measure} {broken} {self.value(node[key])}: return False")
 
     def _object(self, node, v: str, depth: int, out: list[str]) -> None:
         pad = "    " * depth
@@ -175,47 +185,31 @@ class _Compiler:
             w = self.var()
             out.append(f"{pad}{w} = {v}.get({self.value(key)}, _missing)")
             out.append(f"{pad}if {w} is not _missing:")
-            inner: list[str] = []
-            self.node(sub, w, depth + 1, inner)
-            out.extend(inner or [f"{pad}    pass"])
+            self.block(sub, w, depth + 1, out)
         if extra not in (True, False) and extra != {}:
             k, w = self.var(), self.var()
             out.append(f"{pad}for {k}, {w} in {v}.items():")
             out.append(f"{pad}    if {k} not in {self.value(frozenset(props))}:")
-            inner = []
-            self.node(extra, w, depth + 2, inner)
-            out.extend(inner or [f"{pad}        pass"])
+            self.block(extra, w, depth + 2, out)
 
     def _array(self, node, v: str, depth: int, out: list[str]) -> None:
         pad = "    " * depth
-        if "minItems" in node:
-            out.append(f"{pad}if len({v}) < {int(node['minItems'])}: return False")
-        if "maxItems" in node:
-            out.append(f"{pad}if len({v}) > {int(node['maxItems'])}: return False")
+        self.bounds(node, "minItems", "maxItems", f"len({v})", out, pad)
         if node.get("uniqueItems"):
             out.append(f"{pad}if not _unique({v}): return False")
         if "items" in node and node["items"] is not True and node["items"] != {}:
             w = self.var()
             out.append(f"{pad}for {w} in {v}:")
-            inner: list[str] = []
-            self.node(node["items"], w, depth + 1, inner)
-            out.extend(inner or [f"{pad}    pass"])
+            self.block(node["items"], w, depth + 1, out)
 
     def _string(self, node, v: str, depth: int, out: list[str]) -> None:
         pad = "    " * depth
-        if "minLength" in node:
-            out.append(f"{pad}if len({v}) < {int(node['minLength'])}: return False")
-        if "maxLength" in node:
-            out.append(f"{pad}if len({v}) > {int(node['maxLength'])}: return False")
+        self.bounds(node, "minLength", "maxLength", f"len({v})", out, pad)
         if "pattern" in node:
             out.append(f"{pad}if {self.value(re.compile(node['pattern']).search)}({v}) is None: return False")
 
     def _number(self, node, v: str, depth: int, out: list[str]) -> None:
-        pad = "    " * depth
-        if "minimum" in node:
-            out.append(f"{pad}if {v} < {self.value(node['minimum'])}: return False")
-        if "maximum" in node:
-            out.append(f"{pad}if {v} > {self.value(node['maximum'])}: return False")
+        self.bounds(node, "minimum", "maximum", v, out, "    " * depth)
 
 
 _KEYWORDS = {
