@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract.lines import Document, Line
-from warscribe.extract.stratagem_text import DESIGNER, FIELD, regroup_lists, stratagem_fields
+from warscribe.extract.stratagem_text import (DESIGNER, FIELD, item_name, lost_labels, regroup_lists,
+                                             stratagem_fields)
 from warscribe.schema.text import clean_name, norm
 
 _CP = re.compile(r"^(\d+)\s*CP$")
@@ -245,6 +246,36 @@ def _regroup(doc: Document, block: Block, body: list[Line], report: Report) -> l
     return [body[i] for i in order]
 
 
+#: What stands in a text where a list's items stop being its items: the label of the part
+#: they belong to was lost in scraping, and is not guessed.
+LOST_LABEL = "(Label lost in the source: the items below are not part of {label}.)"
+
+
+def _set_apart_lost_labels(doc: Document, block: Block, body: list[Line], report: Report) -> list[Line]:
+    """Items that break their labelled list's 'Name: text' shape, set apart under a lost-label note.
+
+    The note is a line of its own before the first such item (at that item's place); the
+    item's line keeps, in provenance, the text as printed and as the record shows it.
+    """
+    out = list(body)
+    for label_at, item_at in reversed(lost_labels([ln.text for ln in body])):
+        label = FIELD.match(body[label_at].text.strip()).group("label")
+        item = body[item_at]
+        note = LOST_LABEL.format(label=label)
+        printed = item.text.strip()
+        item.repairs.append((item.col, printed, f"{note}\n\n{printed}"))
+        out.insert(item_at, Line(item.no, note, item.col))
+        names = [item_name(ln.text) for ln in body[label_at + 1:item_at]]
+        name = item_name(printed)
+        why = f"repeats the name {name!r}" if name else "has no name"
+        report.warning(doc.path, item.no, "label-lost",
+                       f"{block.title or 'block'}: the list under {label!r} names its items ({', '.join(names)}); "
+                       f"this one {why}, so it and the items after it probably belong to a label lost in "
+                       f"scraping: set apart under a note, no label guessed",
+                       expected="an item 'Name: text' with a name not used before", found=printed, column=item.col)
+    return out
+
+
 def _interpret(doc: Document, block: Block, report: Report) -> None:
     head = block.lines[0].text.strip()
     if block.kind == "stratagem":
@@ -255,7 +286,8 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         om = _STRAT_ORIGIN.match(block.lines[2].text.strip())
         block.data["origin"] = om.group("det").strip()
         block.data["category"] = om.group("cat")
-        _stratagem_body(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[3:], report)), report)
+        body = _dedupe(doc, block, _regroup(doc, block, block.lines[3:], report))
+        _stratagem_body(doc, block, _set_apart_lost_labels(doc, block, body, report), report)
     elif block.kind == "keyword-usage":
         m = _USAGE.match(head)
         kws = [k.strip().upper() for k in re.split(r",| and ", m.group("kws")) if k.strip()]
@@ -302,7 +334,8 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
                 block.data["alias_number"] = s.group("alias_num")
         else:
             block.title = head
-        _prose_body(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[1:], report)), report)
+        body = _dedupe(doc, block, _regroup(doc, block, block.lines[1:], report))
+        _prose_body(doc, block, _set_apart_lost_labels(doc, block, body, report), report)
 
 
 _LONE_CELL = re.compile(r"^[+\-−]?\d+\s*(?:CP|\"|\+)?$")

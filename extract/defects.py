@@ -5,12 +5,16 @@ weapons') are found against two vocabularies: the knowledge base's own (every wo
 sources use more than once, so faction names and coined terms are words) and an English
 word list (pyspellchecker's, with its frequencies). Option tables flattened into prose
 ('...to apply:Eliminate At All Costs Select one enemy unit...') are found by their shape.
-None of these has one reading, so the text is kept and every finding is reported.
+None of these has one reading, so the text is kept and every finding is reported, except
+a flattened table whose rows all split the same way (:func:`rebuild_tables`): that one
+has a single reading, a list of 'Name: text' options, and is rebuilt so (reported, with
+each row as printed kept in provenance).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 
@@ -130,3 +134,75 @@ def _flattened(doc: Document, ln: Line, report: Report) -> None:
                        "a table's name column run into its text (table lost in scraping)",
                        expected=f"{m.group('name')} | {m.group('text')}...", found=m.group(0),
                        column=ln.col + m.start())
+
+
+# A flattened row's trailing cell separator ('... add 1 to the Hit roll. |').
+_CELL_END = re.compile(r"\s*\|\s*$")
+
+
+def _table_at(lines: list[Line], i: int) -> tuple[int, list[tuple[Line, re.Match]]] | None:
+    """The flattened table starting at lines[i]: (where its intro ends on that line, 0 when the
+    intro is the line before; its rows with their splits), if every row splits consistently."""
+    first = lines[i]
+    if first.cells is not None:
+        return None
+    m = _FLATTENED.search(first.text)
+    if m is None:
+        return None
+    cut = m.start()
+    if cut == 0 and not (i and lines[i - 1].cells is None and lines[i - 1].text.rstrip().endswith(":")):
+        return None  # a row with no intro: not an option table
+    piped = bool(_CELL_END.search(first.text))
+    rows = [(first, m)]
+    for ln in itertools.islice(lines, i + 1, None):
+        if ln.cells is not None or bool(_CELL_END.search(ln.text)) != piped:
+            break
+        row = _FLATTENED.match(ln.text)
+        if row is None:
+            if piped:
+                return None  # a row that does not split like the others: no single reading
+            break
+        rows.append((ln, row))
+    names = [row.group("name") for _ln, row in rows]
+    if len(rows) < 2 or len(set(names)) < len(names):
+        return None
+    return cut, rows
+
+
+def rebuild_tables(doc: Document, report: Report) -> None:
+    """Flattened option tables whose rows all split consistently, rebuilt as '- Name: text' lists.
+
+    A table is an intro ending with ':' (run into its first row, or the line before it)
+    and two or more rows, each a line that splits into a Title Case name and its text,
+    all ending with the cell separator or none of them, with no name twice. The intro
+    keeps its line (the first row becomes a piece of it, at its column); each row keeps
+    its line and column, and provenance keeps it as printed. A table with a row that does
+    not split so is left as printed (``scan`` reports it).
+    """
+    i = 0
+    while i < len(doc.lines):
+        table = _table_at(doc.lines, i)
+        if table is None:
+            i += 1
+            continue
+        cut, rows = table
+        first = doc.lines[i]
+        new: list[Line] = []
+        if cut:
+            # The intro and the first row become two pieces of the line, as a run-on line's are.
+            col = first.col + cut
+            new.append(Line(first.no, first.text[:cut].rstrip(), first.col,
+                            repairs=[r for r in first.repairs if r[0] < col]))
+            rows[0] = (Line(first.no, first.text[cut:], col, repairs=[r for r in first.repairs if r[0] >= col]),
+                       _FLATTENED.match(first.text[cut:]))
+        for ln, m in rows:
+            name = m.group("name")
+            rebuilt = f"- {name}: {_CELL_END.sub('', ln.text[len(name):]).strip()}"
+            new.append(Line(ln.no, rebuilt, ln.col, repairs=ln.repairs + [(ln.col, ln.text, rebuilt)]))
+            report.warning(doc.path, ln.no, "flattened-table",
+                           "a table's name column run into its text (table lost in scraping); rebuilt as a "
+                           "'- Name: text' list, the row as printed kept in provenance",
+                           expected=f"- {name}: {m.group('text')}...", found=m.group(0), column=ln.col)
+        doc.lines[i:i + len(rows)] = new
+        doc.forget_pieces()
+        i += len(new)

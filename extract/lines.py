@@ -68,6 +68,10 @@ class Document:
                 self._last_col[piece.no] = max(self._last_col.get(piece.no, 0), piece.col)
         return self._last_col.get(ln.no, 0) > ln.col
 
+    def forget_pieces(self) -> None:
+        """After a line was cut into pieces (or pieces replaced): `shares_line` looks again."""
+        self._last_col = None
+
 
 # A run-on: a sentence ends and the next heading or sentence starts with no space
 # ("...Leader ability.POINT-BLANK PURGATION", "...(13.08).[IGNORES COVER]24.18",

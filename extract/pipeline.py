@@ -92,6 +92,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
                 limits.report_line(report, prov_name, long.no, len(long.text), long.text)
                 doc = None
         if doc is not None:
+            defects.rebuild_tables(doc, report)
             documents.append(doc)
 
     # Stage 3: parse; stage 4: link. Pages first: their headings name what extracts repeat.

@@ -117,5 +117,49 @@ def regroup_lists(texts: list[str]) -> tuple[list[int], list[int]]:
     return order, moved
 
 
+# A list item shaped 'Name: text' ('- Ordered Retreat: If your unit ...'): a name of one to
+# five capitalised words (small linking words allowed), then its text.
+_NAMED_ITEM = re.compile(
+    r"^- (?P<name>[A-Z][\w’'/\-]*(?: (?:[A-Z][\w’'/\-]*|of|the|and|or|to|in|on|at|from|with|a|an)){0,4}):\s+\S")
+
+
+def item_name(text: str) -> str | None:
+    """The name of a list item shaped 'Name: text' ('- Ordered Retreat: ...'), or None."""
+    m = _NAMED_ITEM.match(text.strip())
+    return m.group("name") if m else None
+
+
+def lost_labels(texts: list[str]) -> list[tuple[int, int]]:
+    """Items of a labelled list that break the list's 'Name: text' shape: (label index, first such item).
+
+    A label announcing a list ('BEFORE MOVING: Select fall-back mode:') whose items open
+    with two or more named ones, all names different ('Ordered Retreat: ...', 'Desperate
+    Escape: ...'), lists named choices. An item after them that repeats a name or has none
+    ('Desperate Escape: ...' again, 'Your unit must be unengaged.') is no such choice: it
+    belongs to a part whose label was lost in scraping (the list runs on to the next label).
+    Sub-items of an item that itself ends with ':' are no break.
+    """
+    found = []
+    for i, text in enumerate(texts):
+        fm = FIELD.match(text.strip())
+        if not fm or not text.strip().endswith(":"):
+            continue
+        items = []
+        for item in texts[i + 1:]:
+            if not item.strip().startswith("- "):
+                break
+            items.append(item.strip())
+        names: list[str] = []
+        for k, item in enumerate(items):
+            name = item_name(item)
+            if name and name not in names:
+                names.append(name)
+                continue
+            if k >= 2 and len(names) == k and not items[k - 1].endswith(":"):
+                found.append((i, i + 1 + k))
+            break
+    return found
+
+
 def norm_space(text: str) -> str:
     return " ".join(text.split())

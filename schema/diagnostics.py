@@ -97,8 +97,16 @@ CODES: dict[str, Code] = {
                         "an English word list.", "Nothing in the source can be changed; check the record's text."),
     "lost-apostrophe": Code("warning", "A possessive printed without its apostrophe ('The bearers ranged weapons').",
                             "Nothing in the source can be changed; check the record's text."),
-    "flattened-table": Code("warning", "A table's columns run together into one line of text.",
-                            "Restore the table with an annotation, or re-scrape the page."),
+    "flattened-table": Code("warning", "A table's columns run together into one line of text. Where every row of "
+                            "the table splits the same way (a Title Case name, then its text), it was rebuilt as a "
+                            "'- Name: text' list and provenance keeps each row as printed; else the text is kept.",
+                            "Where rebuilt: check the record reads right. Else restore the table with an annotation, "
+                            "or re-scrape the page."),
+    "label-lost": Code("warning", "A labelled list of named items ('Name: text') has items after them that repeat a "
+                       "name or have none: they probably belong to a label lost in scraping. They were set apart "
+                       "under a note saying so (no label is guessed); provenance keeps the text as printed.",
+                       "Check the rule in another source (the rulebook) or re-scrape the page; the record "
+                       "keeps every item."),
     "table-debris": Code("warning", "A lone table cell ('+1CP') inside a text; its row was lost in scraping.",
                          "Check the rule in another source."),
     "missing-word": Code("warning", "A word (probably a keyword) is missing.", "Check the rule in another source."),

@@ -325,6 +325,210 @@ Choose one of the following:Hold The Line Until the end of the turn, add 1 to sa
                                             {"line": 11, "column": 21, "found": "”", "repaired": '"'}]
 
 
+# -- items whose label was lost ----------------------------------------------------------
+
+def test_seed_fall_back_move_items_of_a_lost_label_set_apart(seeds):
+    recs = _records(seeds)
+    rec = recs["11e/rules/09-07-fall-back-move"]
+    before, after = rec["text"].split("\n\n(Label lost in the source: the items below are not part of BEFORE MOVING.)\n\n")
+    assert before.endswith("BEFORE MOVING: Select fall-back mode:\n\n"
+                           "- Ordered Retreat: If your unit is not battle-shocked, you can select this mode.\n"
+                           "- Desperate Escape: Otherwise, you must select this mode. Make a hazard roll for each "
+                           "model in your unit (06.03).")
+    assert after.split("\n") == [
+        "- Desperate Escape: Each model that is moved can be moved through enemy models.",
+        "- Your unit must be unengaged.",
+        "- Until the end of the turn, unless otherwise stated, your unit is not eligible to shoot, declare a charge "
+        "or start an action.",
+        "- Desperate Escape: If your unit is not battle-shocked, you must make a battle-shock roll for your unit (01.07)."]
+    assert "WHILE MOVING" not in rec["text"] and "AFTER MOVING" not in rec["text"]
+    assert len(rec["bullets"]) == 6  # the text's items, unlabelled by design
+    repair = rec["source"][0]["repairs"]
+    assert repair == [{"line": 550, "column": 1,
+                       "found": "- Desperate Escape: Each model that is moved can be moved through enemy models.",
+                       "repaired": "(Label lost in the source: the items below are not part of BEFORE MOVING.)\n\n"
+                                   "- Desperate Escape: Each model that is moved can be moved through enemy models."}]
+    [d] = _codes(seeds, "label-lost")
+    assert (d.file, d.line, d.column) == ("sources/datasheet-imperial-agents-inquisitor.11e.txt", 550, 1)
+    assert "repeats the name 'Desperate Escape'" in d.message and d.found.startswith("- Desperate Escape: Each model")
+    # Lists that keep their shape are untouched.
+    assert recs["11e/rules/09-05-normal-move"]["text"].endswith("AFTER MOVING: Your unit must be unengaged.")
+    assert [r["id"] for r in seeds.records if "Label lost" in repr(r)] == ["11e/rules/09-07-fall-back-move"]
+
+
+LOST_LABELS = """DIG IN12.04
+ELIGIBLE IF: Your unit is unengaged.
+EFFECT: Select dig-in posture:
+- Hunker Down: Your unit has the benefit of cover.
+- Brace: Add 1 to armour saving throws made for your unit.
+- Your unit cannot shoot this turn.
+- Brace: Your unit cannot be selected to charge.
+SURGE MOVE09.09
+MAXIMUM DISTANCE: D6".
+BEFORE MOVING: Select surge route:
+- Direct Line: Your unit must end closer to the closest enemy unit.
+- Flanking Path: Your unit can move through terrain.
+- Flanking Path: Your unit must end wholly within 6" of a battlefield edge.
+SET-UP DISTANCE: 9".
+MARCH09.10
+BEFORE MOVING: Select march order:
+- Column: Add 2" to your unit's M characteristic.
+- Line: Your unit can move through friendly models.
+- Square: Each time your unit is charged:
+- Subtract 1 from the Charge roll.
+- Your unit cannot be selected to shoot.
+WHILE MOVING: Your unit cannot move through terrain.
+"""
+
+
+def test_items_of_a_lost_label_elsewhere(tmp_path):
+    result = build(tmp_path, PAGE_HEAD + LOST_LABELS)
+    recs = _records(result)
+    dig = recs["11e/rules/12-04-dig-in"]["text"]
+    assert dig.endswith("EFFECT: Select dig-in posture:\n\n- Hunker Down: Your unit has the benefit of cover.\n"
+                        "- Brace: Add 1 to armour saving throws made for your unit.\n\n"
+                        "(Label lost in the source: the items below are not part of EFFECT.)\n\n"
+                        "- Your unit cannot shoot this turn.\n- Brace: Your unit cannot be selected to charge.")
+    surge = recs["11e/rules/09-09-surge-move"]["text"]
+    assert ("- Flanking Path: Your unit can move through terrain.\n\n(Label lost in the source: the items below are "
+            "not part of BEFORE MOVING.)\n\n- Flanking Path: Your unit must end wholly within") in surge
+    assert surge.endswith("SET-UP DISTANCE: 9\".")
+    assert [(d.line, d.column, d.found) for d in _codes(result, "label-lost")] == [
+        (12, 1, "- Your unit cannot shoot this turn."),
+        (19, 1, "- Flanking Path: Your unit must end wholly within 6\" of a battlefield edge.")]
+    assert "has no name" in _codes(result, "label-lost")[0].message
+    # A well-formed list, with a sub-list under an item that introduces one, is untouched.
+    march = recs["11e/rules/09-10-march"]
+    assert "Label lost" not in march["text"] and "repairs" not in march["source"][0]
+    assert "- Square: Each time your unit is charged:\n- Subtract 1 from the Charge roll." in march["text"]
+
+
+def test_items_of_a_lost_label_in_a_stratagem(tmp_path):
+    text = PAGE_HEAD + """STRATAGEMS
+SHIFTING STANCE
+1CP
+Core
+C
+SHIFTING STANCE
+1CP
+Core – Battle Tactic Stratagem
+WHEN: Your Movement phase.
+TARGET: One unit from your army.
+EFFECT: Select one stance:
+- Guarded Stance: Your unit has a 5+ invulnerable save.
+- Striking Stance: Add 1 to the Hit roll.
+- Guarded Stance: Your unit cannot Advance.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    effect = _records(result)["core-10e/shifting-stance"]["effect"]
+    assert effect == ("Select one stance:\n- Guarded Stance: Your unit has a 5+ invulnerable save.\n"
+                      "- Striking Stance: Add 1 to the Hit roll.\n"
+                      "(Label lost in the source: the items below are not part of EFFECT.)\n"
+                      "- Guarded Stance: Your unit cannot Advance.")
+    assert [d.line for d in _codes(result, "label-lost")] == [20]
+
+
+# -- flattened option tables -------------------------------------------------------------
+
+def test_seed_flattened_option_table_rebuilt_as_a_list(seeds):
+    rule = _records(seeds)["imperial-agents/imperialis-fleet"]["rule"]
+    intro, eliminate, acquire = rule["text"].replace("\n\n", "\n").split("\n")
+    assert intro == "At the start of your Command phase, you can select one of the following to apply:"
+    assert eliminate.startswith("- Eliminate At All Costs: Select one enemy unit on the battlefield. Until")
+    assert eliminate.endswith("add 1 to the Hit roll.")
+    assert acquire.startswith("- Acquire At All Costs: Select one objective marker on the battlefield.")
+    assert acquire.endswith("models in that unit have a 5+ invulnerable save.")
+    assert "|" not in rule["text"]
+    entry = next(s for s in _records(seeds)["imperial-agents/imperialis-fleet"]["source"] if s.get("repairs"))
+    assert [(r["line"], r["column"]) for r in entry["repairs"]] == [(690, 82), (691, 1)]
+    assert entry["repairs"][0]["found"].startswith("Eliminate At All Costs Select one enemy unit")
+    assert entry["repairs"][0]["found"].endswith("add 1 to the Hit roll. |")
+    assert entry["repairs"][0]["repaired"] == eliminate
+    diags = _codes(seeds, "flattened-table")
+    assert [(d.line, d.column) for d in diags] == [(690, 82), (691, 1)]
+    assert all("rebuilt" in d.message for d in diags)
+    assert diags[0].expected == "- Eliminate At All Costs: Select one..."
+    # The effects compiler reads each option's sentences.
+    effects = {e["text"]: e for e in rule["effects"]}
+    assert effects[intro]["status"] == "uncompiled"
+    assert "Eliminate At All Costs: Select one enemy unit on the battlefield." in effects
+    hit = next(e for e in rule["effects"] if e["text"].endswith("add 1 to the Hit roll."))
+    assert hit["status"] == "compiled" and hit["changes"] == [{"op": "modify", "roll": "hit", "value": 1}]
+    save = next(e for e in rule["effects"] if e["text"].endswith("5+ invulnerable save."))
+    assert save["status"] == "compiled" and save["changes"] == [{"op": "invulnerable", "value": 5}]
+
+
+def test_seed_lone_table_cell_stays_reported_not_repaired(seeds):
+    # Which mode '+1CP' costs cannot be read from the source: it stays as printed, reported.
+    rec = _records(seeds)["core-11e/heroic-intervention"]
+    assert "within the maximum distance.\n+1CP\n- Into the Fray:" in rec["effect"]
+    assert not any(s.get("repairs") for s in rec["source"])
+    assert [(d.line, d.column, d.found) for d in _codes(seeds, "table-debris")] == [(426, 1, "+1CP")]
+    assert not any(d.line in range(416, 430) for d in _codes(seeds, "label-lost") + _codes(seeds, "flattened-table"))
+
+
+FLATTENED = """Hold the Breach
+Iron Bastion Detachment
+The breach must hold, whatever it costs.
+At the start of the battle round, choose one of these orders:
+Stand Fast Select one unit from your army. Until the end of the battle round, models in that unit have a 4+ invulnerable save. |
+Open Fire Select one enemy unit. Until the end of the battle round, each time a model from your army makes an attack that targets that enemy unit, add 1 to the Wound roll. |
+Advance Swiftly Select one unit from your army; it can Advance and still shoot this turn. |
+Ranks Broken
+Shattered Legion Detachment
+The line is gone; only the fighting remains.
+Each battle round, select one of the following:Last Stand Until the end of the turn, each model from your army has a 5+ invulnerable save. |
+Rally Point Select one objective marker; it stays under your control. |
+Fall back to the gate and hold it. |
+"""
+
+
+def test_flattened_option_table_elsewhere(tmp_path):
+    result = build(tmp_path, PAGE_HEAD + FLATTENED, ruleset="10e")
+    recs = _records(result)
+    rule = recs["test-faction/iron-bastion"]["rule"]
+    assert rule["text"] == (
+        "At the start of the battle round, choose one of these orders:\n\n"
+        "- Stand Fast: Select one unit from your army. Until the end of the battle round, models in that unit have "
+        "a 4+ invulnerable save.\n"
+        "- Open Fire: Select one enemy unit. Until the end of the battle round, each time a model from your army "
+        "makes an attack that targets that enemy unit, add 1 to the Wound roll.\n"
+        "- Advance Swiftly: Select one unit from your army; it can Advance and still shoot this turn.")
+    assert [(r["line"], r["column"]) for r in recs["test-faction/iron-bastion"]["source"][0]["repairs"]] == [
+        (11, 1), (12, 1), (13, 1)]
+    # Each option's sentences are compiled on their own, the option's name apart.
+    assert [e["text"] for e in rule["effects"]][1:3] == ["Stand Fast: Select one unit from your army.",
+                                                        "Until the end of the battle round, models in that unit "
+                                                        "have a 4+ invulnerable save."]
+    compiled = [e["changes"] for e in rule["effects"] if e["status"] == "compiled"]
+    assert compiled == [[{"op": "invulnerable", "value": 4}], [{"op": "modify", "roll": "wound", "value": 1}]]
+    # A row that does not split like the others: the table is kept as printed and reported as before.
+    broken = recs["test-faction/shattered-legion"]["rule"]["text"]
+    assert "select one of the following:Last Stand Until the end" in broken and "- Last Stand" not in broken
+    assert "repairs" not in recs["test-faction/shattered-legion"]["source"][0]
+    diags = _codes(result, "flattened-table")
+    assert [(d.line, d.column, "rebuilt" in d.message) for d in diags] == [
+        (11, 1, True), (12, 1, True), (13, 1, True), (17, 48, False), (18, 1, False)]
+
+
+def test_well_formed_option_list_untouched(tmp_path):
+    text = PAGE_HEAD + """Hold the Breach
+Iron Bastion Detachment
+The breach must hold, whatever it costs.
+At the start of the battle round, choose one of these orders:
+- Stand Fast: Until the end of the battle round, models from your army have a 4+ invulnerable save.
+- Open Fire: Until the end of the battle round, add 1 to the Wound roll.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    det = _records(result)["test-faction/iron-bastion"]
+    assert det["rule"]["text"] == ("At the start of the battle round, choose one of these orders:\n\n"
+                                   "- Stand Fast: Until the end of the battle round, models from your army have a "
+                                   "4+ invulnerable save.\n"
+                                   "- Open Fire: Until the end of the battle round, add 1 to the Wound roll.")
+    assert "repairs" not in det["source"][0]
+    assert _codes(result, "flattened-table") == [] and _codes(result, "label-lost") == []
+
+
 # -- untitled passages -------------------------------------------------------------------
 
 def test_seed_inquisitorial_agents_passages_are_abilities_of_that_unit(seeds):
