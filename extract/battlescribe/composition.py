@@ -51,18 +51,18 @@ def composition(out: Output, data: DataFile, entry: dict) -> tuple[list[dict], l
     return lines, costs
 
 
-def points(out: Output, data: DataFile, entry: dict, composition: list[dict], model_costs: list[float | None]) -> list[dict]:
+def points(out: Output, data: DataFile, entry: dict, model_lines: list[dict], model_costs: list[float | None]) -> list[dict]:
     """The unit's price, the price per model count its modifiers set, and prices under an army condition.
 
     Where the models carry the cost (War Walkers: 85 each), the price of the smallest and the
     largest unit.
     """
     base = out.pts_of(entry)
-    smallest = max(sum(c["min"] for c in composition), 1)
-    largest = max(sum(c["max"] for c in composition), smallest)
+    smallest = max(sum(c["min"] for c in model_lines), 1)
+    largest = max(sum(c["max"] for c in model_lines), smallest)
     per_model = bool(model_costs) and all(c is not None for c in model_costs) and any(model_costs)
     if per_model:
-        tiers = {n: int((base or 0) + sum(c[key] * cost for c, cost in zip(composition, model_costs)))
+        tiers = {n: int((base or 0) + sum(c[key] * cost for c, cost in zip(model_lines, model_costs)))
                  for n, key in ((smallest, "min"), (largest, "max"))}
         base = tiers[smallest]
     elif base is None:
