@@ -3,8 +3,9 @@
 Both forms are read: the XML one (``.gst`` / ``.cat``) and the JSON one (``.json``, the
 same elements as objects). ``files`` opens a folder, chosen files or an archive;
 ``tree`` parses either form into one shape; ``index`` resolves links across the game
-system and catalogues; ``units`` turns entries into records; ``merge`` meets them with
-the records of other sources.
+system and catalogues; ``reader`` turns entries into records, one module per kind of
+record (``rules``, ``datasheets``, ``detachments``, ``keywords``); ``merge`` meets them
+with the records of other sources.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from warscribe.extract.battlescribe.files import open_source
 from warscribe.extract.battlescribe.index import DataFile, Index
 from warscribe.extract.battlescribe.merge import add_records
 from warscribe.extract.battlescribe.tree import DataError, parse
-from warscribe.extract.battlescribe.units import Reader
+from warscribe.extract.battlescribe.reader import Reader
 
 
 def cited_name(name: str) -> str:
