@@ -114,16 +114,19 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # Scraping damage that has one reading, so it is repaired (and reported, with the original
 # kept in provenance): a no-break space is a space; a closing curly quote right after a
 # number is an inch mark ('9”' is 9 inches, the rules print distances as 9").
+# Each with the character it repairs, so that a line without it is not searched.
 _REPAIRS = (
-    (re.compile("\u00a0"), " ", "no-break space"),
-    (re.compile("(?<=\\d)\u201d"), '"', "curly quote as an inch mark"),
+    ("\u00a0", re.compile("\u00a0"), " ", "no-break space"),
+    ("\u201d", re.compile("(?<=\\d)\u201d"), '"', "curly quote as an inch mark"),
 )
 
 
 def repair_characters(text: str) -> tuple[str, list[tuple[int, str, str, str]]]:
     """`text` with its unambiguous character damage repaired; each repair as (column, found, repaired, what)."""
     repairs = []
-    for pattern, replacement, what in _REPAIRS:
+    for char, pattern, replacement, what in _REPAIRS:
+        if char not in text:
+            continue
         for m in pattern.finditer(text):
             repairs.append((m.start() + 1, m.group(0), replacement, what))
         text = pattern.sub(replacement, text)  # same length: columns stay the source's
