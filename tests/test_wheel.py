@@ -63,6 +63,22 @@ def test_the_wheel_claims_one_name_and_ships_the_schemas(installed):
     assert "warscribe/extract/pipeline.py" in names and "warscribe/engine/evaluate.py" in names
 
 
+def test_the_wheel_ships_every_python_package_of_the_checkout(installed):
+    """Each folder of Python code under the installed folders (a package-dir mapping) is in the wheel."""
+    import tomllib
+
+    wheel, _ = installed
+    shipped = {n.rsplit("/", 1)[0] for n in zipfile.ZipFile(wheel).namelist() if n.endswith("/__init__.py")}
+    mapping = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
+    expected = set()
+    for name, folder in mapping.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder)
+            if "__pycache__" not in rel.parts:
+                expected.add("/".join([*name.split("."), *rel.parts]))
+    assert expected <= shipped, sorted(expected - shipped)
+
+
 def test_installed_warscribe_builds_a_copy_of_the_sources_and_calculates(installed, tmp_path):
     _, env_dir = installed
     work = tmp_path / "work"
@@ -79,5 +95,7 @@ def test_installed_warscribe_builds_a_copy_of_the_sources_and_calculates(install
     calc = _run([exe, "calc", "scenario.yaml", "--json", "--kb", work / "kb"], cwd=work, env=env)
     assert calc.returncode == 0, calc.stderr
     assert '"expected_wounds_removed"' in calc.stdout or '"expected_models_slain"' in calc.stdout
+    check = _run([exe, "check", work / "kb"], cwd=work, env=env)
+    assert "Traceback" not in check.stderr and check.returncode in (0, 1), check.stdout + check.stderr
     default = _run([exe, "build", "-q"], cwd=work, env=env)
     assert default.returncode == 0 and (work / "out" / "json" / "warscribe.json").is_file(), default.stderr
