@@ -79,10 +79,15 @@ def table(head: list[str], rows: list[list[str]], **values: object) -> str:
 
 
 def block(html_text: str) -> str:
-    """A raw-HTML block for a Markdown page: one line, blank lines around it."""
+    """A raw-HTML block for a Markdown page: one element on one line, blank lines around it.
+
+    One element, because Python-Markdown copies the rest of the page at the end of every
+    top-level element of a raw block: a text of many paragraphs, left as siblings, costs
+    time quadratic in its length (a 6 MB rules text took minutes).
+    """
     if "\n" in html_text:
         raise ValueError("a raw-HTML block must not span lines")
-    return "\n" + html_text + "\n"
+    return "\n" + el("div", html_text, class_="ws-block") + "\n"
 
 
 def heading(level: int, text: str, anchor: str | None = None) -> str:
