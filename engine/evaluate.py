@@ -22,7 +22,7 @@ from warscribe.engine.allocation import Chain, start
 from warscribe.engine.attack import GroupProfile, group_profile, wounding_events, wounding_events_joint
 from warscribe.engine.groups import evaluate_kinds
 from warscribe.engine.model import GroupSummary, ModelSummary, Result, Scenario
-from warscribe.engine.rules import attacker_hazard
+from warscribe.engine.outcome import result
 
 MIN_DAMAGE_CAP = 200
 
@@ -51,7 +51,6 @@ def evaluate_scenario(scenario: Scenario) -> Result:
     deferred: list[int] = []
     damage: D.Dist = [1.0]
     summaries: list[GroupSummary] = []
-    notes: list[str] = []
     last = len(profiles) - 1
     for i, (profile, chain) in enumerate(zip(profiles, chains)):
         # Every event counted takes a wound, so lumping counts at `cap` (>= the
@@ -78,7 +77,6 @@ def evaluate_scenario(scenario: Scenario) -> Result:
         group_damage = D.random_sum(events, profile.wounding_damage, cap)
         damage = D.convolve(damage, group_damage, cap)
         summaries.append(_summary(profile, events))
-        notes.extend(profile.notes)
 
     for i in deferred:
         # The first label component belongs to the earliest deferred group.
@@ -97,24 +95,10 @@ def evaluate_scenario(scenario: Scenario) -> Result:
     models_slain = [0.0] * (models + 1)
     for r, p in enumerate(final):
         models_slain[models - ceil(r / wounds)] += p
-    hazard = attacker_hazard(scenario.ruleset, scenario.attacker_keywords, profiles)
-    return Result(
-        ruleset=scenario.ruleset,
-        expected_damage=sum(s.expected_damage for s in summaries),
-        expected_wounds_removed=D.mean(wounds_removed),
-        expected_models_slain=D.mean(models_slain),
-        p_wipe=final[0],
-        models_slain=models_slain,
-        wounds_removed=wounds_removed,
-        damage=D.trim(damage),
-        damage_cap=cap,
-        attacker_mortal_wounds=hazard,
-        groups=summaries,
-        notes=notes,
-        effects=list(scenario.effects),
-        by_model=[ModelSummary(name=target.name or "models", count=models, models_slain=models_slain,
-                               expected_models_slain=D.mean(models_slain), p_all_slain=final[0])],
-    )
+    by_model = [ModelSummary(name=target.name or "models", count=models, models_slain=models_slain,
+                             expected_models_slain=D.mean(models_slain), p_all_slain=final[0])]
+    return result(scenario, profiles, summaries, wounds_removed, models_slain, final[0], by_model,
+                  damage=D.trim(damage), damage_cap=cap)
 
 
 def _summary(profile: GroupProfile, events: D.Dist) -> GroupSummary:

@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 from warscribe.engine import dist as D
 from warscribe.engine.attack import GroupProfile, active_abilities, group_profile
 from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
-from warscribe.engine.rules import attacker_hazard, feel_no_pain_loses, save_fail
+from warscribe.engine.outcome import result
+from warscribe.engine.rules import feel_no_pain_loses, save_fail
 
 NORMAL, MORTAL = "normal", "mortal"
 
@@ -522,20 +523,4 @@ def _result(scenario: Scenario, run: _Allocation) -> Result:
             expected_hits=attacks * prof.expected_hits_per_attack, expected_wounds=run.wounds_mean[i],
             expected_unsaved=unsaved, expected_damage=damage, notes=list(prof.notes),
         ))
-    hazard = attacker_hazard(scenario.ruleset, scenario.attacker_keywords, first)
-    return Result(
-        ruleset=scenario.ruleset,
-        expected_damage=sum(s.expected_damage for s in summaries),
-        expected_wounds_removed=D.mean(wounds_removed),
-        expected_models_slain=D.mean(models_slain),
-        p_wipe=final[0],
-        models_slain=models_slain,
-        wounds_removed=wounds_removed,
-        damage=None,
-        damage_cap=None,
-        attacker_mortal_wounds=hazard,
-        groups=summaries,
-        notes=[n for p in first for n in p.notes],
-        effects=list(scenario.effects),
-        by_model=by_model(lay, final),
-    )
+    return result(scenario, first, summaries, wounds_removed, models_slain, final[0], by_model(lay, final))
