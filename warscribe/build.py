@@ -21,7 +21,7 @@ from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema import SCHEMA_DIR
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
-from warscribe.outputs import OutputError, checksums, staged
+from warscribe.outputs import OutputError, checksums, output_files, staged
 from warscribe.progress import Progress
 
 SCHEMA_VERSION = "1.0"
@@ -207,10 +207,7 @@ def write_schemas(out: Path) -> None:
 
 def export_manifest(result: Result, out: Path, build_time: bool = False) -> dict:
     """What an export holds: version, sources with sha256, counts per kind, every file's size and sha256."""
-    files = {}
-    for path in sorted(p for p in out.rglob("*") if p.is_file() and p.name != "manifest.json"):
-        data = path.read_bytes()
-        files[path.relative_to(out).as_posix()] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    files = {rel: {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()} for rel, data in output_files(out)}
     manifest = {"warscribe": __version__, "schema_version": SCHEMA_VERSION}
     if build_time:
         manifest["build_time"] = _build_time()

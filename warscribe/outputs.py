@@ -69,10 +69,17 @@ def staged(out: Path) -> Iterator[Path]:
         raise
 
 
+def output_files(folder: Path) -> Iterator[tuple[str, bytes]]:
+    """(relative path, bytes) of every file under ``folder`` but its manifest.json, sorted by path."""
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_file() and rel != "manifest.json":
+            yield rel, path.read_bytes()
+
+
 def checksums(folder: Path) -> dict[str, str]:
     """sha256 of every file under ``folder`` (but its manifest.json), by relative path, sorted."""
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.relative_to(folder).as_posix() != "manifest.json"}
+    return {rel: hashlib.sha256(data).hexdigest() for rel, data in output_files(folder)}
 
 
 def _write_manifest(folder: Path) -> None:
