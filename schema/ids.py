@@ -18,26 +18,36 @@ def weapon(datasheet_id: str, name: str) -> str:
     return f"{datasheet_id}/{slugify(name)}"
 
 
-def weapons(datasheet_id: str, names: list[str]) -> list[str]:
-    """Ids of a datasheet's weapons, in order of appearance: one per distinct name.
+def weapons(datasheet_id: str, names: list[str], types: list[str] | None = None) -> list[str]:
+    """Ids of a datasheet's weapons, in order of appearance: one per distinct (name, type).
 
-    Names that slug alike ('Plasma gun', 'Plasma-gun!') must not become one record: the
-    first keeps the plain id, each later distinct name gets the next free numeric suffix
-    ('.../plasma-gun-2'). A name given twice (two profiles' rows) keeps one id.
+    A ranged and a melee profile of one name (a Guardian Spear shoots and strikes) are
+    two weapons: where a datasheet has both under one slug, the melee ones' ids end in
+    ``-melee`` ('.../guardian-spear', '.../guardian-spear-melee'), whichever comes first,
+    so every reader of the same datasheet gives the same ids. Names that slug alike
+    otherwise ('Plasma gun', 'Plasma-gun!') must not become one record: the first keeps
+    the plain id, each later distinct name gets the next free numeric suffix
+    ('.../plasma-gun-2'). A (name, type) given twice (two profiles' rows) keeps one id.
     """
-    taken: dict[str, str] = {}  # id -> name
-    by_name: dict[str, str] = {}
+    types = list(types) if types is not None else [""] * len(names)
+    by_slug: dict[str, set[str]] = {}
+    for name, kind in zip(names, types):
+        by_slug.setdefault(weapon(datasheet_id, name), set()).add(kind)
+    taken: set[str] = set()
+    given: dict[tuple[str, str], str] = {}
     out = []
-    for name in names:
-        if name not in by_name:
+    for name, kind in zip(names, types):
+        if (name, kind) not in given:
             base = weapon(datasheet_id, name)
+            if kind == "melee" and "ranged" in by_slug[base]:
+                base += "-melee"
             wid, n = base, 1
             while wid in taken:
                 n += 1
                 wid = f"{base}-{n}"
-            taken[wid] = name
-            by_name[name] = wid
-        out.append(by_name[name])
+            taken.add(wid)
+            given[(name, kind)] = wid
+        out.append(given[(name, kind)])
     return out
 
 

@@ -53,7 +53,8 @@ class Linker:
         for block in page.blocks:
             if block.kind == "rule":
                 link_rule_block(self.report, self.store, self.named_abilities, doc, block)
-        named = weapon_ids(self.report, doc.path, ds_id, [(w.name, w.lines[0].no) for w in page.weapons])
+        named = weapon_ids(self.report, doc.path, ds_id, [(w.name, w.lines[0].no) for w in page.weapons],
+                           [w.type for w in page.weapons])
         weapon_ids_ = [link_weapon(self.report, self.store, doc, ds_id, w, wid) for w, wid in zip(page.weapons, named)]
         link_datasheet(self.report, self.store, page, ds_id, list(dict.fromkeys(w for w in weapon_ids_ if w)))
 

@@ -130,3 +130,15 @@ def test_implausible_characteristics_warn_at_build_and_are_refused_by_calc(tmp_p
     proc = subprocess.run([sys.executable, "-m", "warscribe.cli", "calc", str(scenario)], capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "attacker.weapons[0].weapon.strength: S 0 makes no attack" in proc.stderr
+
+
+def test_a_ranged_and_a_melee_profile_of_one_name_are_two_weapons_in_any_order():
+    names, types = ["Guardian spear", "Guardian spear", "Guardian spear"], ["melee", "ranged", "melee"]
+    assert ids.weapons("f/u", names, types) == ["f/u/guardian-spear-melee", "f/u/guardian-spear", "f/u/guardian-spear-melee"]
+    assert ids.weapons("f/u", names[1:], types[1:]) == ["f/u/guardian-spear", "f/u/guardian-spear-melee"]
+    # names that differ only in case are one weapon's two profiles too (Toxinjector Harpoon / harpoon)
+    assert ids.weapons("f/u", ["Toxinjector Harpoon", "Toxinjector harpoon"], ["ranged", "melee"]) == [
+        "f/u/toxinjector-harpoon", "f/u/toxinjector-harpoon-melee"]
+    # a melee weapon alone, or two of one type, keep the rules without a type
+    assert ids.weapons("f/u", ["Power fist"], ["melee"]) == ["f/u/power-fist"]
+    assert ids.weapons("f/u", ["A b", "A-b"], ["ranged", "ranged"]) == ["f/u/a-b", "f/u/a-b-2"]
