@@ -142,10 +142,22 @@ CODES: dict[str, Code] = {
     # -- BattleScribe data and sources meeting
     "too-large": Code("error", "A file (or archive member) is larger than the reader accepts; it was skipped.",
                       "Check the file; BattleScribe catalogues are a few MB."),
-    "unsafe-member": Code("error", "An archive member with an absolute path, '..' or a link; refused.",
+    "unsafe-member": Code("error", "An archive member with an absolute path, '..', or that is a link (symbolic or "
+                          "hard) or a device; refused, named in the message.",
                           "Repack the archive from a plain checkout."),
     "bad-archive": Code("error", "An archive cannot be read.",
                         "Check the .tar.xz/.zip is complete."),
+    "nested-archive": Code("error", "An archive member is itself an archive or a compressed file; it was not opened "
+                           "(archives inside archives are not read).",
+                           "Unpack the inner archive and list it (or its folder) in the manifest."),
+    "duplicate-member": Code("error", "An archive gives one member name twice (or two spellings of one path); "
+                             "neither copy was read, since which one is meant cannot be told.",
+                             "Repack the archive from a plain checkout."),
+    "archive-too-large": Code("error", "An archive unpacks to more bytes (or holds more members) than a source may: "
+                              "a decompression bomb, or not the data. It was refused whole as soon as the count "
+                              "passed the bound, before its contents were held in memory.",
+                              "Check the archive is the data it should be (BattleScribe checkouts unpack to tens "
+                              "of MB)."),
     "bad-battlescribe": Code("error", "A BattleScribe file is malformed, has a DOCTYPE (entities are refused), nests too deeply or is neither a game system nor a catalogue; it was skipped.",
                              "Repair or re-download the file; the rest of the data is read."),
     "unresolved-link": Code("warning", "A BattleScribe link points at an id defined in none of the files read.",
