@@ -37,6 +37,11 @@ CODES: dict[str, Code] = {
                              "Remove one of the entries."),
     "unknown-format": Code("error", "No reader handles the file's extension.", "Use a .txt, .html or supported source."),
     "empty-source": Code("error", "A source has no text a reader can use.", "Check the file was saved completely."),
+    "no-records": Code("error", "A source was read but yields no records (an archive or folder without data files, "
+                       "a page no record is made from); a build that held records from it before is not replaced "
+                       "by one without them unless asked (`--allow-shrink`).",
+                       "Check the manifest entry points at the data it should (the folder, not its parent; "
+                       "the archive, not an archive of it)."),
     "binary-source": Code("error", "A source is binary, not text.", "Point the manifest at the text or HTML file."),
     "bad-encoding": Code("error", "A source is not valid UTF-8 at the line and column given.",
                          "Re-save the file as UTF-8."),

@@ -6,7 +6,6 @@ sorted keys where order carries no meaning.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -21,8 +20,9 @@ from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema import SCHEMA_DIR
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
-from warscribe.outputs import OutputError, checksums, output_files, staged
+from warscribe.outputs import OutputError, file_entries, read_manifest, staged
 from warscribe.progress import Progress
+from warscribe.schema.diagnostics import printable
 
 SCHEMA_VERSION = "1.0"
 
@@ -128,8 +128,47 @@ def _unreadable(result: Result) -> list:
     return [d for d in result.report.errors if d.code in _UNREADABLE]
 
 
+# A build with this share of the previous one's records or less is "less" (see shrinkage()).
+SHRINK = 0.9
+
+
+def shrinkage(previous: dict | None, result: Result) -> list[str]:
+    """How the new build holds less than the previous one written there (nothing when it does not).
+
+    Less is: under 90% of its records, a kind of record it had and this one has none of,
+    or a source that gave records and now gives none. A rules update removes a few
+    records; a source that stopped yielding (an empty archive, a moved folder) removes many.
+    """
+    if not previous or not isinstance(previous.get("records"), dict):
+        return []
+    before = {k: v for k, v in previous["records"].items() if isinstance(v, int)}
+    now = {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS}
+    old_total, new_total = sum(before.values()), sum(now.values())
+    reasons = []
+    if new_total < SHRINK * old_total:
+        reasons.append(f"{new_total:,} records where it held {old_total:,}")
+    gone = [k for k, v in before.items() if v and not now.get(k)]
+    if gone:
+        reasons.append("no " + ", ".join(gone) + " records where it held " +
+                       ", ".join(f"{before[k]:,}" for k in gone))
+    for src in previous.get("sources") or []:
+        name = src.get("file") if isinstance(src, dict) else None
+        if isinstance(src.get("records") if name else None, int) and src["records"] and result.yields.get(name) == 0:
+            reasons.append(f"nothing from {name}, which gave {src['records']:,} records")
+    return reasons
+
+
+def _refuse_shrink(result: Result, out: Path, reasons: list[str], quiet: bool, stream) -> int:
+    for d in result.report.sorted():
+        if d.level == "error" or not quiet:  # quiet or not, the errors say why it holds less
+            print(d.render(), file=stream)
+    print(f"This build holds less than the one in {out}/: {printable('; '.join(reasons), 1000)}. Nothing written; "
+          f"the previous output is kept. Pass --allow-shrink to replace it anyway.", file=stream)
+    return 1
+
+
 def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False, site: bool = True,
-              roots: tuple[Path, ...] = (), limits: Limits | None = None) -> int:
+              roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False) -> int:
     with Progress() as progress:
         result = extract(manifest, roots, limits, progress)
     report = build_report(result)
@@ -140,6 +179,9 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
         print(f"The sources could not all be read: nothing written; the previous output in {out}/ is kept.",
               file=stream)
         return 1
+    reasons = [] if allow_shrink else shrinkage(read_manifest(out), result)
+    if reasons:
+        return _refuse_shrink(result, out, reasons, quiet, stream)
     site_log = io.StringIO()
     site_failed = False
     try:
@@ -179,15 +221,20 @@ def write_build(result: Result, report: dict, out: Path) -> None:
 
 
 def write_build_manifest(result: Result, report: dict, out: Path) -> None:
-    """manifest.json, written last: sources, counts per kind and the sha256 of every file (the site's too)."""
+    """manifest.json, written last: sources (with the records each gave), counts per kind, every file's size and sha256 (the site's too)."""
     manifest_out = {
         "generator": f"warscribe {__version__}",
         "schema_version": SCHEMA_VERSION,
-        "sources": _meta(result, None, 0)["sources"],
+        "sources": _sources_with_yields(result),
         "records": report["records"],
-        "files": checksums(out),
+        "files": file_entries(out),
     }
     (out / "manifest.json").write_text(_json(manifest_out), encoding="utf-8")
+
+
+def _sources_with_yields(result: Result) -> list[dict]:
+    """The sources of the bundle's meta, each with how many records it gave (what a later build must not lose)."""
+    return [dict(s, records=result.yields.get(s["file"], 0)) for s in _meta(result, None, 0)["sources"]]
 
 
 def _build_time() -> str:
@@ -207,20 +254,19 @@ def write_schemas(out: Path) -> None:
 
 def export_manifest(result: Result, out: Path, build_time: bool = False) -> dict:
     """What an export holds: version, sources with sha256, counts per kind, every file's size and sha256."""
-    files = {rel: {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()} for rel, data in output_files(out)}
-    manifest = {"warscribe": __version__, "schema_version": SCHEMA_VERSION}
+    manifest = {"generator": f"warscribe {__version__}", "warscribe": __version__, "schema_version": SCHEMA_VERSION}
     if build_time:
         manifest["build_time"] = _build_time()
     manifest.update({
-        "sources": sorted(_meta(result, None, 0)["sources"], key=lambda s: s["file"]),
+        "sources": sorted(_sources_with_yields(result), key=lambda s: s["file"]),
         "records": {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS},
-        "files": files,
+        "files": file_entries(out),
     })
     return manifest
 
 
 def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_time: bool = False,
-               roots: tuple[Path, ...] = (), limits: Limits | None = None) -> int:
+               roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False) -> int:
     with Progress() as progress:
         result = extract(manifest, roots, limits, progress)
     if _unreadable(result) or not result.sources:
@@ -228,17 +274,20 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_t
             print(d.render(), file=sys.stderr)
         print(f"The sources could not all be read: nothing exported; {out}/ is untouched.", file=sys.stderr)
         return 1
+    reasons = [] if allow_shrink else shrinkage(read_manifest(out), result)
+    if reasons:
+        return _refuse_shrink(result, out, reasons, quiet, sys.stderr)
     try:
         with staged(out) as stage:
             if fmt == "json":
                 write_json(result, stage)
                 write_schemas(stage)
-                (stage / "manifest.json").write_text(_json(export_manifest(result, stage, build_time)),
-                                                     encoding="utf-8")
             else:
                 from warscribe.export_csv import write_export
 
                 write_export(result.records, stage)
+            # Either format: what it holds, for `check` and for the next export not to replace it with less.
+            (stage / "manifest.json").write_text(_json(export_manifest(result, stage, build_time)), encoding="utf-8")
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -31,6 +31,7 @@ def _build(args: argparse.Namespace) -> int:
         site=not args.no_site,
         roots=tuple(Path(d) for d in args.data),
         limits=_limits(args),
+        allow_shrink=args.allow_shrink,
     )
 
 
@@ -46,7 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
     from warscribe.sitegen import serve
 
     out = Path(args.out)
-    status = run_build(manifest=_manifest(args), out=out, quiet=True, site=True)
+    status = run_build(manifest=_manifest(args), out=out, quiet=True, site=True, allow_shrink=args.allow_shrink)
     if status != 0:
         print("warscribe serve: the build reported errors; serving what was built", file=sys.stderr)
     config = out / "site-src" / "mkdocs.yml"
@@ -61,7 +62,7 @@ def _export(args: argparse.Namespace) -> int:
 
     return run_export(manifest=_manifest(args), out=Path(args.out), fmt=args.format, quiet=args.quiet,
                       build_time=args.build_time, roots=tuple(Path(d) for d in args.data),
-                      limits=_limits(args))
+                      limits=_limits(args), allow_shrink=args.allow_shrink)
 
 
 def _calc(args: argparse.Namespace) -> int:
@@ -159,6 +160,9 @@ def _source_args(p: argparse.ArgumentParser) -> None:
                    help="refuse a source file larger than this (default: 64M; 0: no limit)")
     p.add_argument("--max-line-length", type=_size, default=Limits.max_line_length, metavar="SIZE",
                    help="refuse a source with a line (or a CSV field) longer than this (default: 1M; 0: no limit)")
+    p.add_argument("--allow-shrink", action="store_true",
+                   help="replace the previous output even if this one holds less (under 90%% of its records, "
+                        "none of a kind it had, or nothing from a source that gave records)")
 
 
 def parser() -> argparse.ArgumentParser:
