@@ -12,6 +12,7 @@ from pathlib import Path
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract import annotations, battlescribe, defects
+from warscribe.extract.characters import clean_records
 from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
@@ -126,6 +127,8 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
 
     # Stage 4b: compile rules text into keyword expressions and effects.
     records = compile_records(records)
+    # Every text of every record, whatever its source, made safe to write and to show.
+    clean_records(records, report)
 
     # Stage 5: validate. A record that fails its schema is reported and not written.
     valid, rejected = [], []

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from warscribe.schema.text import printable  # noqa: F401 (the terminal's escaping, imported from here too)
+
 
 class Code(NamedTuple):
     """One entry of the diagnostics vocabulary."""
@@ -51,7 +53,11 @@ CODES: dict[str, Code] = {
                              "Check it is the right file, or raise the limit with --max-source-bytes."),
     "line-too-long": Code("error", "A source line (or a CSV field) is longer than the limit; the source (or row) was not read.",
                           "Check the file, or raise the limit with --max-line-length."),
-    "control-characters": Code("error", "A line holds control characters.", "Remove them from the source."),
+    "control-characters": Code("error", "A line or a record's text holds characters that cannot be written or "
+                               "shown: a control character other than tab and newline (ESC, BEL, CR ...), a lone "
+                               "surrogate, a bidirectional override, a line separator or a noncharacter. Each was "
+                               "replaced by U+FFFD; the finding names the record and field (or the line and column).",
+                               "Remove them from the source."),
     "missing-file": Code("error", "A file of a CSV export is missing.", "Export the complete data set."),
     "bad-annotation": Code("error", "The annotations file beside the manifest cannot be read or does not match "
                            "schema/annotations.schema.json; no annotation was applied.", "Fix the entry the message names."),
@@ -260,18 +266,8 @@ def code_info(code: str) -> Code:
         raise ValueError(f"diagnostic code {code!r} is not in the vocabulary (schema/diagnostics.py CODES)") from None
 
 
-# Characters a terminal acts on rather than shows: C0 and C1 controls (ESC starts the
-# sequences that clear a screen or move the cursor), and the bidirectional overrides
-# that reorder what is shown. Source text is untrusted; they are always shown escaped.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 EXCERPT = 100  # characters of an offending line quoted in a message
-
-
-def printable(text: str, limit: int | None = None) -> str:
-    """`text` safe for a terminal: control characters escaped, cut to `limit` characters."""
-    if limit is not None and len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, order=True)
@@ -285,6 +281,13 @@ class Diagnostic:
     found: str = ""
     column: int = 0
     record: str = ""  # the id of the record the finding is about, where there is one
+
+    def __post_init__(self) -> None:
+        # A lone surrogate quoted from data (a JSON name) can be neither written nor shown: kept as its escape.
+        for name in ("file", "message", "expected", "found", "record"):
+            value = getattr(self, name)
+            if isinstance(value, str) and _SURROGATE.search(value):
+                object.__setattr__(self, name, _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", value))
 
     def render(self) -> str:
         """For a terminal: every part escaped, long quotes cut."""

@@ -7,7 +7,6 @@ sorted keys where order carries no meaning.
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 from datetime import datetime, timezone
@@ -22,7 +21,7 @@ from warscribe.schema.registry import KINDS
 from warscribe import __version__
 from warscribe.outputs import OutputError, file_entries, read_manifest, staged
 from warscribe.progress import Progress
-from warscribe.schema.diagnostics import printable
+from warscribe.schema.text import json_text, printable
 
 SCHEMA_VERSION = "1.0"
 
@@ -51,7 +50,7 @@ def record_yaml(record: dict) -> str:
 
 
 def _json(data) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return json_text(data) + "\n"  # no character from data that cannot be written or shown stays raw
 
 
 def _meta(result: Result, kind: str | None, count: int) -> dict:
@@ -110,7 +109,7 @@ def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=N
     for path, acc in report["sources"].items():
         classified = sum(acc["classified"].values())
         detail = ", ".join(f"{k} {v}" for k, v in acc["classified"].items())
-        print(f"  {path}: {acc['lines']} lines; {acc['used_by_records']} used; {classified} classified ({detail});"
+        print(f"  {printable(path)}: {acc['lines']} lines; {acc['used_by_records']} used; {classified} classified ({detail});"
               f" {acc['unaccounted']} unaccounted", file=stream)
     total = sum(report["records"].values())
     kinds = ", ".join(f"{v} {k}" for k, v in report["records"].items())
@@ -204,7 +203,8 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
               f"({exc.filename or out}); the previous output is kept", file=sys.stderr)
         return 1
     print_summary(result, report, out, quiet)
-    print(site_log.getvalue().replace(str(stage), str(out)), end="", file=stream)
+    for line in site_log.getvalue().replace(str(stage), str(out)).splitlines():
+        print(printable(line), file=stream)
     if result.report.errors or result.rejected or site_failed:
         return 1
     if strict and result.report.warnings:

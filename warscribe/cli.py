@@ -116,6 +116,7 @@ def _matrix(args: argparse.Namespace) -> int:
 
 def _census(args: argparse.Namespace) -> int:
     from warscribe.extract.corpus import ability_census
+    from warscribe.schema.text import printable
 
     path = Path(args.tsv)
     if not path.is_file():
@@ -123,14 +124,14 @@ def _census(args: argparse.Namespace) -> int:
         return 2
     c = ability_census(path)
     share = 100 * c["known"] / c["entries"] if c["entries"] else 100.0
-    print(f"{path}: {c['rows']} weapon profiles, {c['entries']} ability entries; "
+    print(f"{printable(str(path))}: {c['rows']} weapon profiles, {c['entries']} ability entries; "
           f"{c['known']} parsed to known abilities ({share:.2f}%), {c['entries'] - c['known']} weapon-specific rules:")
     for name, count in c["unknown"].items():
-        print(f"  {count:4d}  {name}")
+        print(f"  {count:4d}  {printable(name, 200)}")
     if c["problems"]:
         print("Entries parsed with a warning:")
         for text, count in c["problems"].items():
-            print(f"  {count:4d}  {text}")
+            print(f"  {count:4d}  {printable(text, 200)}")
     return 0
 
 
@@ -291,7 +292,9 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted; outputs being written were discarded, earlier ones are untouched", file=sys.stderr)
         return 130
     except OSError as exc:
-        where = f" ({exc.filename})" if exc.filename else ""
+        from warscribe.schema.text import printable
+
+        where = f" ({printable(str(exc.filename), 200)})" if exc.filename else ""
         print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 1
     except RecursionError:

@@ -38,8 +38,7 @@ from pathlib import Path
 from warscribe.schema import KINDS
 from warscribe.schema import bundle as bundle_mod
 from warscribe.schema.bundle import Bundle, BundleError
-from warscribe.schema.diagnostics import printable
-from warscribe.schema.text import norm, slugify
+from warscribe.schema.text import json_text, norm, printable, slugify
 
 # Reference targets of the impact table: the classic profiles a rules change is judged on.
 REFERENCE_TARGETS: tuple[dict, ...] = (
@@ -521,7 +520,7 @@ def render_markdown(diff: Diff) -> str:
         out.append("")
     if diff.empty:
         out += ["No differences.", ""]
-    return "\n".join(out)
+    return "\n".join(printable(line) for line in out)
 
 
 def as_dict(diff: Diff) -> dict:
@@ -546,7 +545,7 @@ def as_dict(diff: Diff) -> dict:
 RENDERERS = {
     "text": render_text,
     "markdown": render_markdown,
-    "json": lambda d: json.dumps(as_dict(d), ensure_ascii=False, indent=2) + "\n",
+    "json": lambda d: json_text(as_dict(d)) + "\n",
 }
 
 
@@ -564,7 +563,7 @@ def run_diff(args) -> int:
                 new = load_side(args.new if args.new is not None else "out", repo, Path(tmp))
                 diff = compare(old, new, provenance=args.provenance)
     except DiffError as exc:
-        print(f"warscribe diff: {exc}", file=sys.stderr)
+        print(f"warscribe diff: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     sys.stdout.write(RENDERERS[args.format](diff))
     return 0
