@@ -17,6 +17,7 @@ import yaml
 from warscribe.extract.limits import Limits
 from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema import SCHEMA_DIR
+from warscribe.schema.filenames import record_path
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
 from warscribe.outputs import OutputError, file_entries, read_manifest, staged
@@ -67,13 +68,24 @@ def _meta(result: Result, kind: str | None, count: int) -> dict:
     return meta
 
 
+class RecordWriteError(OSError):
+    """A record that could not be written: the message names the record and its source, not the staging folder."""
+
+
 def write_yaml(result: Result, out: Path) -> None:
-    """One YAML file per record: records/<kind>/<id>.yaml."""
+    """One YAML file per record: records/<kind>/<id>.yaml, the id made a portable file name (schema/filenames.py)."""
     root = out / "records"
     for rec in result.records:
-        path = root / rec["kind"] / (rec["id"] + ".yaml")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(record_yaml(rec), encoding="utf-8")
+        rel = f"{rec['kind']}/{record_path(rec['id'], '.yaml')}"
+        try:
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(record_yaml(rec), encoding="utf-8")
+        except OSError as exc:
+            src = (rec.get("source") or [{}])[0]
+            raise RecordWriteError(exc.errno, f"cannot write record {printable(rec['id'], 120)} (from "
+                                   f"{printable(str(src.get('file', '?')), 120)}:{src.get('first_line', '?')}) as "
+                                   f"records/{printable(rel, 160)}: {exc.strerror or exc}") from exc
 
 
 def write_json(result: Result, out: Path) -> None:
@@ -183,6 +195,7 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
         return _refuse_shrink(result, out, reasons, quiet, stream)
     site_log = io.StringIO()
     site_failed = False
+    stage = out  # until the staging folder exists
     try:
         with staged(out) as stage:
             write_build(result, report, stage)
@@ -198,9 +211,13 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except RecordWriteError as exc:
+        print(f"error: {exc.strerror}; nothing written, the previous output in {out}/ is kept", file=sys.stderr)
+        return 1
     except OSError as exc:
-        print(f"error: cannot write the build to {out}/: {exc.strerror or exc} "
-              f"({exc.filename or out}); the previous output is kept", file=sys.stderr)
+        where = printable(str(exc.filename or out).replace(str(stage), str(out)), 200)
+        print(f"error: cannot write the build to {out}/: {exc.strerror or exc} ({where}); the previous output "
+              "is kept", file=sys.stderr)
         return 1
     print_summary(result, report, out, quiet)
     for line in site_log.getvalue().replace(str(stage), str(out)).splitlines():
