@@ -198,6 +198,16 @@ CODES: dict[str, Code] = {
     "unaccounted-line": Code("warning", "A source line that no record uses and no rule classifies.",
                              "Extend the parser, or classify the line as ignorable."),
     # -- consistency checks on a build (`warscribe check`, warscribe/checks/)
+    "output-missing": Code("error", "A file the build's manifest.json lists is missing from the output folder "
+                           "(deleted since the build).", "Build again; keep nothing of your own in an output folder."),
+    "output-changed": Code("error", "A file of the output folder differs from what the build wrote (its size or "
+                           "sha256 is not the manifest's): truncated, edited, or replaced by a link.",
+                           "Build again, or restore the file; a bundle edited by hand is not this build's."),
+    "output-unlisted": Code("warning", "A file in the output folder that the build did not write (not in its "
+                            "manifest.json): added since.", "Move your own files out of the output folder."),
+    "output-unverified": Code("warning", "The output folder's files cannot be held to a manifest: there is none "
+                              "(an older build, a bundle on its own), it cannot be read, or an entry is malformed "
+                              "or leads outside the folder.", "Build again to get a manifest."),
     "duplicate-record": Code("error", "Two records of a build share an id; readers keep the first.",
                              "Give one of them its own id (schema/ids.py) or merge them in the extractor."),
     "dangling-reference": Code("error", "A field names a record id that the build does not hold.",

@@ -7,6 +7,7 @@ from collections import Counter
 
 from warscribe.checks import CHECKS, run_checks
 from warscribe.checks.context import load
+from warscribe.checks.files import build_folder, verify
 from warscribe.schema.bundle import BundleError
 from warscribe.schema.diagnostics import Diagnostic
 from warscribe.schema.text import json_text, printable
@@ -46,6 +47,12 @@ def run_check(args) -> int:
     try:
         ctx = load(args.build, args.sources)
     except BundleError as exc:
+        # The bundle is unreadable; what differs from the manifest says which files were damaged.
+        folder = build_folder(args.build)
+        damaged = verify(folder) if folder is not None and (only is None or "files" in only) else []
+        if damaged:
+            report = report_dict(damaged, [])
+            sys.stdout.write(json_text(report) + "\n" if args.json else render_text(report, damaged))
         print(f"warscribe check: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     findings = run_checks(ctx, only)
