@@ -1,4 +1,5 @@
-"""`warscribe check` holds the output folder to its manifest: truncated, edited, deleted and added files, by file."""
+"""Reading a build back: `check` holds the output folder to its manifest (truncated, edited, deleted, added files,
+by file); `diff` across schema versions says so and what it means."""
 
 from __future__ import annotations
 
@@ -106,3 +107,42 @@ def test_a_bundle_without_a_manifest_says_its_files_are_unverified(out, capsys, 
     # The bundle inside its build is verified against the build's manifest.
     status, report = _check(out / "json" / "warscribe.json", capsys, "--only", "files")
     assert status == 0 and report["findings"] == []
+
+
+# -- diff across schema versions ---------------------------------------------------------------
+
+
+def _other_schema(clean, tmp_path, version: str | None, rename: tuple[str, str] | None = None):
+    folder = tmp_path / f"v{version}"
+    folder.mkdir()
+    bundle = json.loads((clean / "json" / "warscribe.json").read_text(encoding="utf-8"))
+    if version is None:
+        del bundle["meta"]["schema_version"]
+    else:
+        bundle["meta"]["schema_version"] = version
+    if rename:
+        bundle["data"][rename[1]] = bundle["data"].pop(rename[0])
+    (folder / "warscribe.json").write_text(json.dumps(bundle), encoding="utf-8")
+    return folder
+
+
+def test_diff_across_schema_versions_says_so_and_what_it_means(clean, tmp_path, capsys):
+    newer = _other_schema(clean, tmp_path, "2.0", rename=("keyword", "tag"))
+    for fmt in ("text", "markdown"):
+        assert main(["diff", str(clean), str(newer), "--format", fmt]) == 0
+        shown = capsys.readouterr().out
+        assert "different schema versions (old 1.0, new 2.0)" in shown and "build both sides with one Warscribe" in shown
+        assert "records of kinds this Warscribe does not know were not compared:" in shown and " tag" in shown
+    assert main(["diff", str(clean), str(newer), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["schema_versions"] == {"old": "1.0", "new": "2.0"} and len(data["caveats"]) == 2
+    assert data["summary"]["removed"] > 0  # the keywords, under a kind the other schema calls otherwise
+
+
+def test_diff_of_one_schema_version_has_no_caveat_and_an_unrecorded_version_is_named(clean, tmp_path, capsys):
+    assert main(["diff", str(clean), str(clean), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["caveats"] == []
+    old = _other_schema(clean, tmp_path, None)
+    assert main(["diff", str(old), str(clean)]) == 0
+    shown = capsys.readouterr().out
+    assert "(old not recorded, new 1.0)" in shown and "0 changed" in shown
