@@ -55,6 +55,33 @@ def json_text(value, indent: int | None = 2) -> str:
     return UNSAFE.sub(lambda m: _json_escape(m.group()), text)
 
 
+# A spreadsheet reads a cell that begins with one of these as a formula ('=HYPERLINK(...)',
+# '+cmd|...', '@SUM(...)'), a tab or CR as the start of one after its whitespace.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d+)?|[.,]\d+)")  # AP -1, a cost +45, 0.5: values, never formulas
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A CSV/TSV cell no spreadsheet runs: a text beginning with = + - @ tab or CR gets a leading apostrophe.
+
+    The apostrophe is what spreadsheet tools write themselves (and hide) for text that would
+    read as a formula. A number (``-1``, ``+45``) and a lone ``-`` (no value) are left exactly
+    as they are. A text that already begins with apostrophes before such a character gets
+    one more, so that :func:`spreadsheet_text` gives back every text exactly.
+    """
+    rest = text.lstrip("'")
+    if rest.startswith(FORMULA_START) and (text.startswith("'") or not (text == "-" or _NUMBER.fullmatch(text))):
+        return "'" + text
+    return text
+
+
+def spreadsheet_text(cell: str) -> str:
+    """The text :func:`spreadsheet_cell` was given: one leading apostrophe dropped before = + - @ tab or CR."""
+    if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_START):
+        return cell[1:]
+    return cell
+
+
 def replace_unsafe(text: str) -> tuple[str, list[tuple[int, str]]]:
     """`text` with each unsafe character replaced by U+FFFD, and (0-based index, character) of each."""
     found = [(m.start(), m.group()) for m in UNSAFE.finditer(text)]

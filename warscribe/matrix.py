@@ -45,7 +45,7 @@ from warscribe.schema import safeyaml
 from warscribe.schema.bundle import BundleError
 from warscribe.schema.bundle import load as load_bundle
 from warscribe.schema.registry import derived_schema
-from warscribe.schema.text import printable
+from warscribe.schema.text import printable, spreadsheet_cell
 
 COLUMNS = ("weapon", "target", "expected_wounds_removed", "expected_models_slain", "p_wipe")
 MAX_REFERENCE_TARGETS = 100_000
@@ -172,8 +172,9 @@ def reference_targets(path: Path, target_models: int | None) -> list[Row]:
 
 
 def _csv_cell(text: str) -> str:
+    """A weapon or target name as a CSV cell: quoted as needed, never run as a spreadsheet formula."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow([text])
+    csv.writer(buf, lineterminator="").writerow([spreadsheet_cell(text)])
     return buf.getvalue()
 
 
