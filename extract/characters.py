@@ -13,37 +13,45 @@ from __future__ import annotations
 from warscribe.schema.diagnostics import EXCERPT, Report
 from warscribe.schema.text import UNSAFE, describe_character, printable, replace_unsafe
 
+_search = UNSAFE.search
+
 MAX_NAMED = 3  # characters named in one finding; the rest are counted
 
 
 def clean_records(records: list[dict], report: Report) -> None:
-    """Replace (in place) and report every unsafe character in the records' strings, keys included."""
+    """Replace (in place) and report every unsafe character in the records' strings, keys included.
+
+    This runs over every text of the whole game (900,000 values for the 10th edition's
+    BattleScribe data, under a second): one search per string, the field's path made only
+    for a string that holds one.
+    """
     for rec in records:
-        _clean(rec, "", rec, report)
+        _walk(rec, [], rec, report)
 
 
-def _clean(value, path: str, record: dict, report: Report):
-    """`value` with its strings made safe (the same object where nothing changed)."""
-    if isinstance(value, str):
-        if not UNSAFE.search(value):
-            return value
-        cleaned, found = replace_unsafe(value)
-        _report(record, path, value, found, report)
-        return cleaned
-    if isinstance(value, dict):
-        for key in list(value):
-            here = f"{path}.{key}" if path else str(key)
-            new_key = _clean(key, here + " (a key)", record, report) if isinstance(key, str) else key
-            new = _clean(value[key], here, record, report)
-            if new_key is not key:
-                del value[key]
-            value[new_key] = new
-        return value
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            value[i] = _clean(item, f"{path}[{i}]", record, report)
-        return value
-    return value
+def _walk(value, trail: list, record: dict, report: Report) -> None:
+    """Clean the strings inside the dict or list `value`, at `trail` (keys and indexes) in `record`."""
+    bad_keys = []
+    for key, item in value.items() if type(value) is dict else enumerate(value):
+        kind = type(item)
+        if kind is str:
+            if _search(item):
+                value[key] = _clean(item, trail + [key], record, report)
+        elif kind is dict or kind is list:
+            trail.append(key)
+            _walk(item, trail, record, report)
+            trail.pop()
+        if type(key) is str and _search(key):
+            bad_keys.append(key)
+    for key in bad_keys:  # a key from data: the value moves to a safe name
+        value[_clean(key, trail + ["(a key)"], record, report)] = value.pop(key)
+
+
+def _clean(text: str, trail: list, record: dict, report: Report) -> str:
+    cleaned, found = replace_unsafe(text)
+    path = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in trail).lstrip(".")
+    _report(record, path.replace(".(a key)", " (a key)"), text, found, report)
+    return cleaned
 
 
 def _report(record: dict, path: str, text: str, found: list[tuple[int, str]], report: Report) -> None:

@@ -99,10 +99,14 @@ def write_json(result: Result, out: Path) -> None:
     (out / "warscribe.json").write_text(_json(bundle), encoding="utf-8")
 
 
+def record_counts(result: Result) -> dict[str, int]:
+    """Records per kind, in the order of KINDS."""
+    return {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS}
+
+
 def build_report(result: Result) -> dict:
-    counts = {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS}
     return {
-        "records": counts,
+        "records": record_counts(result),
         "rejected": [r["id"] for r in result.rejected],
         "sources": {d.path: line_accounting(d) for d in result.documents},
         "errors": len(result.report.errors),
@@ -153,7 +157,7 @@ def shrinkage(previous: dict | None, result: Result) -> list[str]:
     if not previous or not isinstance(previous.get("records"), dict):
         return []
     before = {k: v for k, v in previous["records"].items() if isinstance(v, int)}
-    now = {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS}
+    now = record_counts(result)
     old_total, new_total = sum(before.values()), sum(now.values())
     reasons = []
     if new_total < SHRINK * old_total:
@@ -276,7 +280,7 @@ def export_manifest(result: Result, out: Path, build_time: bool = False) -> dict
         manifest["build_time"] = _build_time()
     manifest.update({
         "sources": sorted(_sources_with_yields(result), key=lambda s: s["file"]),
-        "records": {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS},
+        "records": record_counts(result),
         "files": file_entries(out),
     })
     return manifest
