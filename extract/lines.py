@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from warscribe.extract.encoding import decode_utf8
 from warscribe.schema.diagnostics import Report
+from warscribe.schema.text import UNSAFE, describe_character
 
 # What a line may be classified as when no record uses it.
 IGNORABLE = {
@@ -109,8 +110,6 @@ def split_run_ons(text: str) -> list[tuple[int, str]]:
     return [(c, p) for c, p in pieces if p or len(pieces) == 1]
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
 # Scraping damage that has one reading, so it is repaired (and reported, with the original
 # kept in provenance): a no-break space is a space; a closing curly quote right after a
 # number is an inch mark ('9”' is 9 inches, the rules print distances as 9").
@@ -166,8 +165,12 @@ def read_text(path: str, data: bytes, ruleset: str, kind: str, meta: dict, repor
         if "\ufffd" in raw:
             col = raw.index("\ufffd") + 1
             report.error(path, no, "bad-encoding", "line is not valid UTF-8; undecodable bytes replaced", expected="UTF-8 text", found=raw, column=col)
-        if _CONTROL.search(raw):
-            report.error(path, no, "control-characters", "line contains control characters", expected="printable text", found=repr(raw))
+        unsafe = UNSAFE.search(raw)
+        if unsafe:
+            report.error(path, no, "control-characters", f"line contains {describe_character(unsafe.group())} (and "
+                         "any other character that cannot be shown); replaced by U+FFFD", expected="printable text",
+                         found=repr(raw), column=unsafe.start() + 1)
+            raw = UNSAFE.sub("\ufffd", raw)
         if not raw.strip():
             ln = Line(no, raw)
             ln.classify("blank")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract import annotations, battlescribe, defects
+from warscribe.extract.characters import clean_records
 from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
 from warscribe.extract.html import read_html
@@ -36,6 +37,8 @@ class Result:
     documents: list[Document] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)
     rejected: list[dict] = field(default_factory=list)
+    # source name -> how many records cite it (a record from two sources counts for both)
+    yields: dict[str, int] = field(default_factory=dict)
 
 
 def register_reader(suffix: str, reader) -> None:
@@ -124,6 +127,8 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
 
     # Stage 4b: compile rules text into keyword expressions and effects.
     records = compile_records(records)
+    # Every text of every record, whatever its source, made safe to write and to show.
+    clean_records(records, report)
 
     # Stage 5: validate. A record that fails its schema is reported and not written.
     valid, rejected = [], []
@@ -144,7 +149,36 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
         for ln in doc.unaccounted():
             report.warning(doc.path, ln.no, "unaccounted-line", "line not used by any record nor classified",
                            expected="a record's line or an ignorable line", found=ln.text, column=ln.col)
-    return Result(valid, report, documents, sources, rejected)
+    yields = records_per_source(valid, sources)
+    _report_empty_sources(yields, report)
+    return Result(valid, report, documents, sources, rejected, yields)
+
+
+def records_per_source(records: list[dict], sources: list[Source]) -> dict[str, int]:
+    """How many records cite each source: a page by its name, an archive's or folder's files by '<source>/...'."""
+    names = {battlescribe.cited_name(s.name): s.name for s in sources}
+    counts = {s.name: 0 for s in sources}
+    for rec in records:
+        cited = set()
+        for prov in rec.get("source") or ():
+            file = prov.get("file", "")
+            while file and file not in names:
+                file = file.rpartition("/")[0]
+            if file:
+                cited.add(names[file])
+        for name in cited:
+            counts[name] += 1
+    return counts
+
+
+def _report_empty_sources(yields: dict[str, int], report: Report) -> None:
+    """A source that gives no record is an error, unless an error about it already says why."""
+    explained = {d.file for d in report.errors}
+    for name, count in yields.items():
+        if count == 0 and not any(f == name or f.startswith(name + "/") for f in explained):
+            report.error(name, 1, "no-records", f"{name} yields no records; the build holds nothing from it",
+                         expected="records (datasheets, rules, ...) read from the source",
+                         found="no record, and no error saying why")
 
 
 def _warn_implausible(weapon: dict, report: Report) -> None:

@@ -63,6 +63,8 @@ class Bundle:
     referrers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     dangling: list[Dangling] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
+    # kind -> records, for kinds of the bundle's data that this Warscribe does not know (another schema version)
+    unknown_kinds: dict[str, int] = field(default_factory=dict)
 
     # -- look-ups -------------------------------------------------------------------
 
@@ -217,4 +219,6 @@ def from_bundle(data: dict, origin: str = "<bundle>") -> Bundle:
         if not isinstance(value, list):
             raise BundleError(f"{origin}: data.{kind} is not a list of records")
         records += [r for r in value if isinstance(r, dict)]
-    return from_records(records, data.get("meta") or {}, origin)
+    bundle = from_records(records, data.get("meta") or {}, origin)
+    bundle.unknown_kinds = {k: len(v) if isinstance(v, list) else 0 for k, v in sorted(groups.items()) if k not in KINDS}
+    return bundle

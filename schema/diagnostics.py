@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from warscribe.schema.text import printable  # noqa: F401 (the terminal's escaping, imported from here too)
+
 
 class Code(NamedTuple):
     """One entry of the diagnostics vocabulary."""
@@ -37,6 +39,11 @@ CODES: dict[str, Code] = {
                              "Remove one of the entries."),
     "unknown-format": Code("error", "No reader handles the file's extension.", "Use a .txt, .html or supported source."),
     "empty-source": Code("error", "A source has no text a reader can use.", "Check the file was saved completely."),
+    "no-records": Code("error", "A source was read but yields no records (an archive or folder without data files, "
+                       "a page no record is made from); a build that held records from it before is not replaced "
+                       "by one without them unless asked (`--allow-shrink`).",
+                       "Check the manifest entry points at the data it should (the folder, not its parent; "
+                       "the archive, not an archive of it)."),
     "binary-source": Code("error", "A source is binary, not text.", "Point the manifest at the text or HTML file."),
     "bad-encoding": Code("error", "A source is not valid UTF-8 at the line and column given.",
                          "Re-save the file as UTF-8."),
@@ -46,7 +53,11 @@ CODES: dict[str, Code] = {
                              "Check it is the right file, or raise the limit with --max-source-bytes."),
     "line-too-long": Code("error", "A source line (or a CSV field) is longer than the limit; the source (or row) was not read.",
                           "Check the file, or raise the limit with --max-line-length."),
-    "control-characters": Code("error", "A line holds control characters.", "Remove them from the source."),
+    "control-characters": Code("error", "A line or a record's text holds characters that cannot be written or "
+                               "shown: a control character other than tab and newline (ESC, BEL, CR ...), a lone "
+                               "surrogate, a bidirectional override, a line separator or a noncharacter. Each was "
+                               "replaced by U+FFFD; the finding names the record and field (or the line and column).",
+                               "Remove them from the source."),
     "missing-file": Code("error", "A file of a CSV export is missing.", "Export the complete data set."),
     "bad-annotation": Code("error", "The annotations file beside the manifest cannot be read or does not match "
                            "schema/annotations.schema.json; no annotation was applied.", "Fix the entry the message names."),
@@ -142,10 +153,22 @@ CODES: dict[str, Code] = {
     # -- BattleScribe data and sources meeting
     "too-large": Code("error", "A file (or archive member) is larger than the reader accepts; it was skipped.",
                       "Check the file; BattleScribe catalogues are a few MB."),
-    "unsafe-member": Code("error", "An archive member with an absolute path, '..' or a link; refused.",
+    "unsafe-member": Code("error", "An archive member with an absolute path, '..', or that is a link (symbolic or "
+                          "hard) or a device; refused, named in the message.",
                           "Repack the archive from a plain checkout."),
     "bad-archive": Code("error", "An archive cannot be read.",
                         "Check the .tar.xz/.zip is complete."),
+    "nested-archive": Code("error", "An archive member is itself an archive or a compressed file; it was not opened "
+                           "(archives inside archives are not read).",
+                           "Unpack the inner archive and list it (or its folder) in the manifest."),
+    "duplicate-member": Code("error", "An archive gives one member name twice (or two spellings of one path); "
+                             "neither copy was read, since which one is meant cannot be told.",
+                             "Repack the archive from a plain checkout."),
+    "archive-too-large": Code("error", "An archive unpacks to more bytes (or holds more members) than a source may: "
+                              "a decompression bomb, or not the data. It was refused whole as soon as the count "
+                              "passed the bound, before its contents were held in memory.",
+                              "Check the archive is the data it should be (BattleScribe checkouts unpack to tens "
+                              "of MB)."),
     "bad-battlescribe": Code("error", "A BattleScribe file is malformed, has a DOCTYPE (entities are refused), nests too deeply or is neither a game system nor a catalogue; it was skipped.",
                              "Repair or re-download the file; the rest of the data is read."),
     "unresolved-link": Code("warning", "A BattleScribe link points at an id defined in none of the files read.",
@@ -175,6 +198,16 @@ CODES: dict[str, Code] = {
     "unaccounted-line": Code("warning", "A source line that no record uses and no rule classifies.",
                              "Extend the parser, or classify the line as ignorable."),
     # -- consistency checks on a build (`warscribe check`, warscribe/checks/)
+    "output-missing": Code("error", "A file the build's manifest.json lists is missing from the output folder "
+                           "(deleted since the build).", "Build again; keep nothing of your own in an output folder."),
+    "output-changed": Code("error", "A file of the output folder differs from what the build wrote (its size or "
+                           "sha256 is not the manifest's): truncated, edited, or replaced by a link.",
+                           "Build again, or restore the file; a bundle edited by hand is not this build's."),
+    "output-unlisted": Code("warning", "A file in the output folder that the build did not write (not in its "
+                            "manifest.json): added since.", "Move your own files out of the output folder."),
+    "output-unverified": Code("warning", "The output folder's files cannot be held to a manifest: there is none "
+                              "(an older build, a bundle on its own), it cannot be read, or an entry is malformed "
+                              "or leads outside the folder.", "Build again to get a manifest."),
     "duplicate-record": Code("error", "Two records of a build share an id; readers keep the first.",
                              "Give one of them its own id (schema/ids.py) or merge them in the extractor."),
     "dangling-reference": Code("error", "A field names a record id that the build does not hold.",
@@ -243,18 +276,8 @@ def code_info(code: str) -> Code:
         raise ValueError(f"diagnostic code {code!r} is not in the vocabulary (schema/diagnostics.py CODES)") from None
 
 
-# Characters a terminal acts on rather than shows: C0 and C1 controls (ESC starts the
-# sequences that clear a screen or move the cursor), and the bidirectional overrides
-# that reorder what is shown. Source text is untrusted; they are always shown escaped.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 EXCERPT = 100  # characters of an offending line quoted in a message
-
-
-def printable(text: str, limit: int | None = None) -> str:
-    """`text` safe for a terminal: control characters escaped, cut to `limit` characters."""
-    if limit is not None and len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, order=True)
@@ -268,6 +291,13 @@ class Diagnostic:
     found: str = ""
     column: int = 0
     record: str = ""  # the id of the record the finding is about, where there is one
+
+    def __post_init__(self) -> None:
+        # A lone surrogate quoted from data (a JSON name) can be neither written nor shown: kept as its escape.
+        for name in ("file", "message", "expected", "found", "record"):
+            value = getattr(self, name)
+            if isinstance(value, str) and _SURROGATE.search(value):
+                object.__setattr__(self, name, _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", value))
 
     def render(self) -> str:
         """For a terminal: every part escaped, long quotes cut."""

@@ -89,3 +89,39 @@ def without_annotated(record: dict) -> dict:
                 if key in owner:
                     owner[key] = [] if isinstance(owner[key], list) else None
     return out
+
+
+def _left_behind(session: pytest.Session) -> list[str]:
+    """Staging folders of outputs (`.<out>.new-*`, `.<out>.old-*`) under the session's temporary folders,
+    and child processes of the test run still running: what no test may leave behind (issue 28)."""
+    found = []
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    base = factory.getbasetemp() if factory is not None else None
+    if base is not None and base.is_dir():
+        for top, dirs, _files in os.walk(base):
+            for name in list(dirs):
+                if name.startswith(".") and (".new-" in name or ".old-" in name):
+                    found.append(f"staging folder {Path(top) / name}")
+                    dirs.remove(name)
+    children = Path(f"/proc/{os.getpid()}/task")
+    for task in children.glob("*/children") if children.is_dir() else ():
+        for pid in task.read_text().split():
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except (OSError, IndexError):
+                continue
+            if state != "Z":
+                found.append(f"process {pid} ({command.strip()[:120]})")
+    return found
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when a test left a staging folder or a running child process behind."""
+    leftovers = _left_behind(session)
+    if leftovers:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        for item in leftovers:
+            if reporter is not None:
+                reporter.write_line(f"left behind by the tests: {item}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

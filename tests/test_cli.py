@@ -35,7 +35,8 @@ def test_build_writes_records_json_and_report(tmp_path):
     assert "json/warscribe.json" in manifest["files"] and "report.json" in manifest["files"]
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name != "manifest.json")
     assert sorted(manifest["files"]) == files
-    assert manifest["files"]["report.json"] == hashlib.sha256((out / "report.json").read_bytes()).hexdigest()
+    report = (out / "report.json").read_bytes()
+    assert manifest["files"]["report.json"] == {"size": len(report), "sha256": hashlib.sha256(report).hexdigest()}
 
 
 def test_build_is_byte_identical_twice(tmp_path):

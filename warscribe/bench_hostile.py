@@ -3,7 +3,8 @@
 Each case generates one source at two or three sizes up to the size a hostile (or
 careless) source reaches: a 4 MB ability paragraph on a datasheet page, a 4 MB field of
 a Wahapedia CSV export with line breaks and with HTML, 20,000 ability lines, a rules
-extract of 200,000 lines. Every build runs in a fresh interpreter (peak memory is its
+extract of 200,000 lines; and archives that unpack to 16 GiB (refused, so their time
+and memory must not grow with them). Every build runs in a fresh interpreter (peak memory is its
 own) with limits raised above the input, so what is measured is parsing, not refusal.
 The growth exponent between the smallest and largest size says whether time is linear
 (1.00) in the input.
@@ -101,6 +102,51 @@ def _csv_source(folder: Path, text: str) -> dict:
             "kind": "wahapedia-csv"}
 
 
+def _zeros_tar(folder: Path, mib: int) -> dict:
+    """A .tar.gz unpacking to `mib` MiB of zeros in 16 MiB catalogues: concatenated gzip members, made in no time."""
+    import gzip
+    import tarfile
+
+    zeros = gzip.compress(b"\0" * (16 * MB), compresslevel=1)
+    path = folder / "bomb.tar.gz"
+    with path.open("wb") as fh:
+        for i in range(mib // 16):
+            info = tarfile.TarInfo(f"wh40k/Catalogue {i}.cat")
+            info.size = 16 * MB
+            fh.write(gzip.compress(info.tobuf(format=tarfile.GNU_FORMAT)) + zeros)
+        fh.write(gzip.compress(b"\0" * 1024))
+    return _data_source(path)
+
+
+def _zeros_zip(folder: Path, mib: int) -> dict:
+    """A .zip whose members each unpack to 16 MiB of zeros, `mib` MiB in all (one deflated block, written `mib/16` times)."""
+    import struct
+    import zlib
+
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+    blob = squeeze.compress(b"\0" * (16 * MB)) + squeeze.flush()
+    crc = zlib.crc32(b"\0" * (16 * MB))
+    path = folder / "bomb.zip"
+    central, offset = [], 0
+    with path.open("wb") as fh:
+        for i in range(mib // 16):
+            name = f"Catalogue {i}.cat".encode()
+            fixed = struct.pack("<HHHHHIIIHH", 20, 0, 8, 0, 0, crc, len(blob), 16 * MB, len(name), 0)
+            fh.write(b"PK\x03\x04" + fixed + name + blob)
+            central.append(b"PK\x01\x02" + struct.pack("<H", 20) + fixed + struct.pack("<HHHII", 0, 0, 0, 0, offset)
+                           + name)
+            offset += 30 + len(name) + len(blob)
+        directory = b"".join(central)
+        fh.write(directory + b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, len(central), len(central),
+                                                            len(directory), offset, 0))
+    return _data_source(path)
+
+
+def _data_source(path: Path) -> dict:
+    return {"file": path.name, "original_name": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "ruleset": "10e", "kind": "battlescribe"}
+
+
 # name: (what, sizes, unit, source maker)
 CASES = {
     "paragraph": ("4 MB ability paragraph on a datasheet page", (MB, 2 * MB, 4 * MB), "bytes",
@@ -113,6 +159,9 @@ CASES = {
                       lambda f, n: _text_source(f, "page.txt", "datasheet-page", "10e", ability_lines(n))),
     "lines": ("rules extract of 200,000 lines", (50000, 100000, 200000), "lines",
               lambda f, n: _text_source(f, "extract.txt", "rules-extract", "11e", extract_lines(n))),
+    # Decompression bombs are refused (exit 1) once 256 MiB are unpacked: the time stays flat (exponent near 0).
+    "tar-bomb": ("BattleScribe .tar.gz unpacking to 16 GiB of zeros", (1024, 4096, 16384), "MiB", _zeros_tar),
+    "zip-bomb": ("BattleScribe .zip unpacking to 16 GiB of zeros", (1024, 4096, 16384), "MiB", _zeros_zip),
 }
 
 

@@ -6,9 +6,7 @@ sorted keys where order carries no meaning.
 
 from __future__ import annotations
 
-import hashlib
 import io
-import json
 import os
 import sys
 from datetime import datetime, timezone
@@ -19,10 +17,12 @@ import yaml
 from warscribe.extract.limits import Limits
 from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema import SCHEMA_DIR
+from warscribe.schema.filenames import record_path
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
-from warscribe.outputs import OutputError, checksums, output_files, staged
+from warscribe.outputs import OutputError, file_entries, read_manifest, staged
 from warscribe.progress import Progress
+from warscribe.schema.text import json_text, printable
 
 SCHEMA_VERSION = "1.0"
 
@@ -51,7 +51,7 @@ def record_yaml(record: dict) -> str:
 
 
 def _json(data) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return json_text(data) + "\n"  # no character from data that cannot be written or shown stays raw
 
 
 def _meta(result: Result, kind: str | None, count: int) -> dict:
@@ -68,13 +68,24 @@ def _meta(result: Result, kind: str | None, count: int) -> dict:
     return meta
 
 
+class RecordWriteError(OSError):
+    """A record that could not be written: the message names the record and its source, not the staging folder."""
+
+
 def write_yaml(result: Result, out: Path) -> None:
-    """One YAML file per record: records/<kind>/<id>.yaml."""
+    """One YAML file per record: records/<kind>/<id>.yaml, the id made a portable file name (schema/filenames.py)."""
     root = out / "records"
     for rec in result.records:
-        path = root / rec["kind"] / (rec["id"] + ".yaml")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(record_yaml(rec), encoding="utf-8")
+        rel = f"{rec['kind']}/{record_path(rec['id'], '.yaml')}"
+        try:
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(record_yaml(rec), encoding="utf-8")
+        except OSError as exc:
+            src = (rec.get("source") or [{}])[0]
+            raise RecordWriteError(exc.errno, f"cannot write record {printable(rec['id'], 120)} (from "
+                                   f"{printable(str(src.get('file', '?')), 120)}:{src.get('first_line', '?')}) as "
+                                   f"records/{printable(rel, 160)}: {exc.strerror or exc}") from exc
 
 
 def write_json(result: Result, out: Path) -> None:
@@ -88,10 +99,14 @@ def write_json(result: Result, out: Path) -> None:
     (out / "warscribe.json").write_text(_json(bundle), encoding="utf-8")
 
 
+def record_counts(result: Result) -> dict[str, int]:
+    """Records per kind, in the order of KINDS."""
+    return {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS}
+
+
 def build_report(result: Result) -> dict:
-    counts = {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS}
     return {
-        "records": counts,
+        "records": record_counts(result),
         "rejected": [r["id"] for r in result.rejected],
         "sources": {d.path: line_accounting(d) for d in result.documents},
         "errors": len(result.report.errors),
@@ -110,7 +125,7 @@ def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=N
     for path, acc in report["sources"].items():
         classified = sum(acc["classified"].values())
         detail = ", ".join(f"{k} {v}" for k, v in acc["classified"].items())
-        print(f"  {path}: {acc['lines']} lines; {acc['used_by_records']} used; {classified} classified ({detail});"
+        print(f"  {printable(path)}: {acc['lines']} lines; {acc['used_by_records']} used; {classified} classified ({detail});"
               f" {acc['unaccounted']} unaccounted", file=stream)
     total = sum(report["records"].values())
     kinds = ", ".join(f"{v} {k}" for k, v in report["records"].items())
@@ -128,8 +143,47 @@ def _unreadable(result: Result) -> list:
     return [d for d in result.report.errors if d.code in _UNREADABLE]
 
 
+# A build with this share of the previous one's records or less is "less" (see shrinkage()).
+SHRINK = 0.9
+
+
+def shrinkage(previous: dict | None, result: Result) -> list[str]:
+    """How the new build holds less than the previous one written there (nothing when it does not).
+
+    Less is: under 90% of its records, a kind of record it had and this one has none of,
+    or a source that gave records and now gives none. A rules update removes a few
+    records; a source that stopped yielding (an empty archive, a moved folder) removes many.
+    """
+    if not previous or not isinstance(previous.get("records"), dict):
+        return []
+    before = {k: v for k, v in previous["records"].items() if isinstance(v, int)}
+    now = record_counts(result)
+    old_total, new_total = sum(before.values()), sum(now.values())
+    reasons = []
+    if new_total < SHRINK * old_total:
+        reasons.append(f"{new_total:,} records where it held {old_total:,}")
+    gone = [k for k, v in before.items() if v and not now.get(k)]
+    if gone:
+        reasons.append("no " + ", ".join(gone) + " records where it held " +
+                       ", ".join(f"{before[k]:,}" for k in gone))
+    for src in previous.get("sources") or []:
+        name = src.get("file") if isinstance(src, dict) else None
+        if isinstance(src.get("records") if name else None, int) and src["records"] and result.yields.get(name) == 0:
+            reasons.append(f"nothing from {name}, which gave {src['records']:,} records")
+    return reasons
+
+
+def _refuse_shrink(result: Result, out: Path, reasons: list[str], quiet: bool, stream) -> int:
+    for d in result.report.sorted():
+        if d.level == "error" or not quiet:  # quiet or not, the errors say why it holds less
+            print(d.render(), file=stream)
+    print(f"This build holds less than the one in {out}/: {printable('; '.join(reasons), 1000)}. Nothing written; "
+          f"the previous output is kept. Pass --allow-shrink to replace it anyway.", file=stream)
+    return 1
+
+
 def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False, site: bool = True,
-              roots: tuple[Path, ...] = (), limits: Limits | None = None) -> int:
+              roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False) -> int:
     with Progress() as progress:
         result = extract(manifest, roots, limits, progress)
     report = build_report(result)
@@ -140,8 +194,12 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
         print(f"The sources could not all be read: nothing written; the previous output in {out}/ is kept.",
               file=stream)
         return 1
+    reasons = [] if allow_shrink else shrinkage(read_manifest(out), result)
+    if reasons:
+        return _refuse_shrink(result, out, reasons, quiet, stream)
     site_log = io.StringIO()
     site_failed = False
+    stage = out  # until the staging folder exists
     try:
         with staged(out) as stage:
             write_build(result, report, stage)
@@ -157,12 +215,17 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except RecordWriteError as exc:
+        print(f"error: {exc.strerror}; nothing written, the previous output in {out}/ is kept", file=sys.stderr)
+        return 1
     except OSError as exc:
-        print(f"error: cannot write the build to {out}/: {exc.strerror or exc} "
-              f"({exc.filename or out}); the previous output is kept", file=sys.stderr)
+        where = printable(str(exc.filename or out).replace(str(stage), str(out)), 200)
+        print(f"error: cannot write the build to {out}/: {exc.strerror or exc} ({where}); the previous output "
+              "is kept", file=sys.stderr)
         return 1
     print_summary(result, report, out, quiet)
-    print(site_log.getvalue().replace(str(stage), str(out)), end="", file=stream)
+    for line in site_log.getvalue().replace(str(stage), str(out)).splitlines():
+        print(printable(line), file=stream)
     if result.report.errors or result.rejected or site_failed:
         return 1
     if strict and result.report.warnings:
@@ -179,15 +242,20 @@ def write_build(result: Result, report: dict, out: Path) -> None:
 
 
 def write_build_manifest(result: Result, report: dict, out: Path) -> None:
-    """manifest.json, written last: sources, counts per kind and the sha256 of every file (the site's too)."""
+    """manifest.json, written last: sources (with the records each gave), counts per kind, every file's size and sha256 (the site's too)."""
     manifest_out = {
         "generator": f"warscribe {__version__}",
         "schema_version": SCHEMA_VERSION,
-        "sources": _meta(result, None, 0)["sources"],
+        "sources": _sources_with_yields(result),
         "records": report["records"],
-        "files": checksums(out),
+        "files": file_entries(out),
     }
     (out / "manifest.json").write_text(_json(manifest_out), encoding="utf-8")
+
+
+def _sources_with_yields(result: Result) -> list[dict]:
+    """The sources of the bundle's meta, each with how many records it gave (what a later build must not lose)."""
+    return [dict(s, records=result.yields.get(s["file"], 0)) for s in _meta(result, None, 0)["sources"]]
 
 
 def _build_time() -> str:
@@ -207,20 +275,19 @@ def write_schemas(out: Path) -> None:
 
 def export_manifest(result: Result, out: Path, build_time: bool = False) -> dict:
     """What an export holds: version, sources with sha256, counts per kind, every file's size and sha256."""
-    files = {rel: {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()} for rel, data in output_files(out)}
-    manifest = {"warscribe": __version__, "schema_version": SCHEMA_VERSION}
+    manifest = {"generator": f"warscribe {__version__}", "warscribe": __version__, "schema_version": SCHEMA_VERSION}
     if build_time:
         manifest["build_time"] = _build_time()
     manifest.update({
-        "sources": sorted(_meta(result, None, 0)["sources"], key=lambda s: s["file"]),
-        "records": {k: sum(1 for r in result.records if r["kind"] == k) for k in KINDS},
-        "files": files,
+        "sources": sorted(_sources_with_yields(result), key=lambda s: s["file"]),
+        "records": record_counts(result),
+        "files": file_entries(out),
     })
     return manifest
 
 
 def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_time: bool = False,
-               roots: tuple[Path, ...] = (), limits: Limits | None = None) -> int:
+               roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False) -> int:
     with Progress() as progress:
         result = extract(manifest, roots, limits, progress)
     if _unreadable(result) or not result.sources:
@@ -228,17 +295,20 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_t
             print(d.render(), file=sys.stderr)
         print(f"The sources could not all be read: nothing exported; {out}/ is untouched.", file=sys.stderr)
         return 1
+    reasons = [] if allow_shrink else shrinkage(read_manifest(out), result)
+    if reasons:
+        return _refuse_shrink(result, out, reasons, quiet, sys.stderr)
     try:
         with staged(out) as stage:
             if fmt == "json":
                 write_json(result, stage)
                 write_schemas(stage)
-                (stage / "manifest.json").write_text(_json(export_manifest(result, stage, build_time)),
-                                                     encoding="utf-8")
             else:
                 from warscribe.export_csv import write_export
 
                 write_export(result.records, stage)
+            # Either format: what it holds, for `check` and for the next export not to replace it with less.
+            (stage / "manifest.json").write_text(_json(export_manifest(result, stage, build_time)), encoding="utf-8")
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

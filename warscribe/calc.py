@@ -8,6 +8,7 @@ from warscribe.engine.errors import ScenarioError
 from warscribe.engine.evaluate import evaluate_scenario
 from warscribe.engine.report import to_json_text, to_text
 from warscribe.engine.scenario import check_plausible, load_scenario
+from warscribe.schema.text import printable
 
 
 def run_calc(args) -> int:
@@ -18,7 +19,7 @@ def run_calc(args) -> int:
         result = evaluate_scenario(scenario)
     except ScenarioError as exc:
         for line in str(exc).splitlines():
-            print(f"error: {args.scenario}: {line}", file=sys.stderr)
+            print(f"error: {printable(args.scenario)}: {printable(line, 1000)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"error: {args.scenario}: interrupted", file=sys.stderr)

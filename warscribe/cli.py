@@ -31,6 +31,7 @@ def _build(args: argparse.Namespace) -> int:
         site=not args.no_site,
         roots=tuple(Path(d) for d in args.data),
         limits=_limits(args),
+        allow_shrink=args.allow_shrink,
     )
 
 
@@ -46,7 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
     from warscribe.sitegen import serve
 
     out = Path(args.out)
-    status = run_build(manifest=_manifest(args), out=out, quiet=True, site=True)
+    status = run_build(manifest=_manifest(args), out=out, quiet=True, site=True, allow_shrink=args.allow_shrink)
     if status != 0:
         print("warscribe serve: the build reported errors; serving what was built", file=sys.stderr)
     config = out / "site-src" / "mkdocs.yml"
@@ -61,7 +62,7 @@ def _export(args: argparse.Namespace) -> int:
 
     return run_export(manifest=_manifest(args), out=Path(args.out), fmt=args.format, quiet=args.quiet,
                       build_time=args.build_time, roots=tuple(Path(d) for d in args.data),
-                      limits=_limits(args))
+                      limits=_limits(args), allow_shrink=args.allow_shrink)
 
 
 def _calc(args: argparse.Namespace) -> int:
@@ -115,6 +116,7 @@ def _matrix(args: argparse.Namespace) -> int:
 
 def _census(args: argparse.Namespace) -> int:
     from warscribe.extract.corpus import ability_census
+    from warscribe.schema.text import printable
 
     path = Path(args.tsv)
     if not path.is_file():
@@ -122,14 +124,14 @@ def _census(args: argparse.Namespace) -> int:
         return 2
     c = ability_census(path)
     share = 100 * c["known"] / c["entries"] if c["entries"] else 100.0
-    print(f"{path}: {c['rows']} weapon profiles, {c['entries']} ability entries; "
+    print(f"{printable(str(path))}: {c['rows']} weapon profiles, {c['entries']} ability entries; "
           f"{c['known']} parsed to known abilities ({share:.2f}%), {c['entries'] - c['known']} weapon-specific rules:")
     for name, count in c["unknown"].items():
-        print(f"  {count:4d}  {name}")
+        print(f"  {count:4d}  {printable(name, 200)}")
     if c["problems"]:
         print("Entries parsed with a warning:")
         for text, count in c["problems"].items():
-            print(f"  {count:4d}  {text}")
+            print(f"  {count:4d}  {printable(text, 200)}")
     return 0
 
 
@@ -159,6 +161,9 @@ def _source_args(p: argparse.ArgumentParser) -> None:
                    help="refuse a source file larger than this (default: 64M; 0: no limit)")
     p.add_argument("--max-line-length", type=_size, default=Limits.max_line_length, metavar="SIZE",
                    help="refuse a source with a line (or a CSV field) longer than this (default: 1M; 0: no limit)")
+    p.add_argument("--allow-shrink", action="store_true",
+                   help="replace the previous output even if this one holds less (under 90%% of its records, "
+                        "none of a kind it had, or nothing from a source that gave records)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -256,7 +261,7 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")
     k.add_argument("--case", default=None, help="hostile: one case only (paragraph, csv-lines, csv-html, "
-                   "ability-lines, lines)")
+                   "ability-lines, lines, tar-bomb, zip-bomb)")
     k.add_argument("--peer", default=None, metavar="PATH",
                    help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only)")
     k.set_defaults(func=_bench)
@@ -287,7 +292,9 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted; outputs being written were discarded, earlier ones are untouched", file=sys.stderr)
         return 130
     except OSError as exc:
-        where = f" ({exc.filename})" if exc.filename else ""
+        from warscribe.schema.text import printable
+
+        where = f" ({printable(str(exc.filename), 200)})" if exc.filename else ""
         print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 1
     except RecursionError:

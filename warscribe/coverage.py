@@ -9,12 +9,11 @@ uncompiled sentences themselves, attack-relevant ones first.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 from warscribe.schema.bundle import BundleError, load
-from warscribe.schema.diagnostics import printable
+from warscribe.schema.text import json_text, printable
 
 # (report label, record kind, where its effects live)
 KINDS = (
@@ -81,8 +80,8 @@ def run_effects(kb: str, as_json: bool, show_all: bool) -> int:
     try:
         bundle = load(Path(kb))
     except BundleError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     report = coverage(bundle)
-    print(json.dumps(report, indent=2, ensure_ascii=False) if as_json else to_text(report, show_all))
+    print(json_text(report) if as_json else to_text(report, show_all))
     return 0

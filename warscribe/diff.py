@@ -38,8 +38,7 @@ from pathlib import Path
 from warscribe.schema import KINDS
 from warscribe.schema import bundle as bundle_mod
 from warscribe.schema.bundle import Bundle, BundleError
-from warscribe.schema.diagnostics import printable
-from warscribe.schema.text import norm, slugify
+from warscribe.schema.text import json_text, norm, printable, slugify
 
 # Reference targets of the impact table: the classic profiles a rules change is judged on.
 REFERENCE_TARGETS: tuple[dict, ...] = (
@@ -104,6 +103,8 @@ class Diff:
     impact: list[Impact] = field(default_factory=list)
     labels: tuple[str, str] = ("old", "new")
     pairing: str = "renamed from"  # how a changed record names its old side
+    caveats: list[str] = field(default_factory=list)  # what limits the comparison (schema versions differ)
+    schema_versions: tuple = (None, None)  # of the old and the new build's bundles
 
     @property
     def empty(self) -> bool:
@@ -221,7 +222,26 @@ def compare(old: Bundle, new: Bundle, provenance: bool = False) -> Diff:
     diff.removed = sorted((r for r in removed if r["id"] not in paired_old), key=_order)
     diff.added = sorted((r for r in added if r["id"] not in paired_new), key=_order)
     diff.impact = impact(old, new, [(old.get(c.old_id), new.get(c.id)) for c in diff.changed])
+    diff.caveats = schema_caveats(old, new)
+    diff.schema_versions = (old.meta.get("schema_version"), new.meta.get("schema_version"))
     return diff
+
+
+def schema_caveats(old: Bundle, new: Bundle) -> list[str]:
+    """What a comparison of builds of two schema versions can and cannot say (nothing when they agree)."""
+    versions = [b.meta.get("schema_version") for b in (old, new)]
+    unknown = {k: n for b in (old, new) for k, n in b.unknown_kinds.items()}
+    if versions[0] == versions[1] and not unknown:
+        return []
+    shown = [str(v) if v is not None else "not recorded" for v in versions]
+    out = [f"the builds are of different schema versions (old {shown[0]}, new {shown[1]}): records are compared "
+           "field by field as each build wrote them, so a field the schema renamed, added or removed shows as a "
+           "change of every record holding it, and a field whose meaning changed under the same name shows no "
+           "change; to compare the rules alone, build both sides with one Warscribe (a git revision is built so)"]
+    if unknown:
+        out.append("records of kinds this Warscribe does not know were not compared: "
+                   + ", ".join(f"{n} {k}" for k, n in unknown.items()))
+    return out
 
 
 # -- ruleset comparison -------------------------------------------------------------------
@@ -460,6 +480,7 @@ def render_text(diff: Diff) -> str:
     renamed = _renamed(diff)
     lines = [f"warscribe diff {diff.old} -> {diff.new}",
              f"{len(diff.added)} added, {len(diff.removed)} removed, {len(diff.changed)} changed ({renamed} renamed)"]
+    lines += [f"Note: {c}." for c in diff.caveats]
     if diff.added:
         lines += ["", f"Added (only in {b}):"] + [f"  + {r['kind']} {r['id']} ({r.get('name', '')})" for r in diff.added]
     if diff.removed:
@@ -496,6 +517,7 @@ def render_markdown(diff: Diff) -> str:
     out = [f"## Rules diff: {_md(diff.old)} → {_md(diff.new)}", "",
            f"**{len(diff.added)}** added, **{len(diff.removed)}** removed, **{len(diff.changed)}** changed "
            f"({renamed} renamed).", ""]
+    out += [f"> **Note:** {_md(c)}." for c in diff.caveats] + ([""] if diff.caveats else [])
     if diff.added or diff.removed:
         out += ["| | kind | id | name |", "|---|---|---|---|"]
         out += [f"| added ({_md(b)}) | {r['kind']} | `{_md(r['id'])}` | {_md(r.get('name', ''))} |" for r in diff.added]
@@ -521,7 +543,7 @@ def render_markdown(diff: Diff) -> str:
         out.append("")
     if diff.empty:
         out += ["No differences.", ""]
-    return "\n".join(out)
+    return "\n".join(printable(line) for line in out)
 
 
 def as_dict(diff: Diff) -> dict:
@@ -533,6 +555,8 @@ def as_dict(diff: Diff) -> dict:
         "old": diff.old, "new": diff.new, "labels": list(diff.labels),
         "summary": {"added": len(diff.added), "removed": len(diff.removed), "changed": len(diff.changed),
                     "renamed": _renamed(diff)},
+        "schema_versions": {"old": diff.schema_versions[0], "new": diff.schema_versions[1]},
+        "caveats": diff.caveats,
         "added": [brief(r) for r in diff.added],
         "removed": [brief(r) for r in diff.removed],
         "changed": [{"record": c.id, "kind": c.kind, "name": c.name, "old_record": c.old_id, "old_name": c.old_name,
@@ -546,7 +570,7 @@ def as_dict(diff: Diff) -> dict:
 RENDERERS = {
     "text": render_text,
     "markdown": render_markdown,
-    "json": lambda d: json.dumps(as_dict(d), ensure_ascii=False, indent=2) + "\n",
+    "json": lambda d: json_text(as_dict(d)) + "\n",
 }
 
 
@@ -564,7 +588,7 @@ def run_diff(args) -> int:
                 new = load_side(args.new if args.new is not None else "out", repo, Path(tmp))
                 diff = compare(old, new, provenance=args.provenance)
     except DiffError as exc:
-        print(f"warscribe diff: {exc}", file=sys.stderr)
+        print(f"warscribe diff: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     sys.stdout.write(RENDERERS[args.format](diff))
     return 0

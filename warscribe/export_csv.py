@@ -1,4 +1,10 @@
-"""Records as a Wahapedia-style CSV export (the 11th-edition layout), for ``warscribe export``."""
+"""Records as a Wahapedia-style CSV export (the 11th-edition layout), for ``warscribe export``.
+
+Every cell is written through :func:`~warscribe.schema.text.spreadsheet_cell`: a text that a
+spreadsheet would run as a formula (beginning with = + - @, tab or CR) gets a leading
+apostrophe, numbers (AP ``-1``, a cost ``+45``) stay as the format gives them; the export's
+reader (extract/wahapedia/tables.py) takes the apostrophe off again.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import html
 from pathlib import Path
 
 from warscribe.extract.wahapedia.layout import BOM, LAYOUT, SEPARATOR
-from warscribe.schema.text import slugify
+from warscribe.schema.text import slugify, spreadsheet_cell
 
 
 def _cell(value) -> str:
@@ -21,7 +27,7 @@ def _write(out: Path, name: str, rows: list[dict]) -> None:
     columns = LAYOUT[name]
     lines = [SEPARATOR.join(columns) + SEPARATOR]
     for row in rows:
-        lines.append(SEPARATOR.join(str(row.get(c, "")) for c in columns) + SEPARATOR)
+        lines.append(SEPARATOR.join(spreadsheet_cell(str(row.get(c, ""))) for c in columns) + SEPARATOR)
     (out / name).write_bytes((BOM + "\r\n".join(lines) + "\r\n").encode("utf-8"))
 
 

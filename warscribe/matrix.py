@@ -45,6 +45,7 @@ from warscribe.schema import safeyaml
 from warscribe.schema.bundle import BundleError
 from warscribe.schema.bundle import load as load_bundle
 from warscribe.schema.registry import derived_schema
+from warscribe.schema.text import printable, spreadsheet_cell
 
 COLUMNS = ("weapon", "target", "expected_wounds_removed", "expected_models_slain", "p_wipe")
 MAX_REFERENCE_TARGETS = 100_000
@@ -171,8 +172,9 @@ def reference_targets(path: Path, target_models: int | None) -> list[Row]:
 
 
 def _csv_cell(text: str) -> str:
+    """A weapon or target name as a CSV cell: quoted as needed, never run as a spreadsheet formula."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow([text])
+    csv.writer(buf, lineterminator="").writerow([spreadsheet_cell(text)])
     return buf.getvalue()
 
 
@@ -272,13 +274,13 @@ def run_matrix(args) -> int:
         weapons = weapon_rows(args.weapons, args.ruleset)
         targets = target_rows(args.targets, args.target_models)
     except MatrixError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     skipped = [r for r in weapons + targets if r.value is None]
     for kind, rows in (("weapon", weapons), ("target", targets)):
         for r in rows:
             if r.value is None:
-                print(f"skipped {kind} {r.id}: {r.reason}", file=sys.stderr)
+                print(f"skipped {kind} {printable(r.id, 200)}: {printable(r.reason or '', 1000)}", file=sys.stderr)
     w_ok = [r for r in weapons if r.value is not None]
     t_ok = [r for r in targets if r.value is not None]
     conditions = Conditions(half_range=args.half_range, stationary=args.stationary, charged=args.charged, cover=args.cover)
@@ -288,7 +290,7 @@ def run_matrix(args) -> int:
         matrix = evaluate_matrix([r.value for r in w_ok], rulesets, [r.value for r in t_ok], models=args.models,
                                  conditions=conditions, progress=progress("evaluate"))
     except ScenarioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     computed, computed_cpu = time.perf_counter() - start, time.process_time() - cpu
     start, cpu = time.perf_counter(), time.process_time()

@@ -26,18 +26,33 @@ class OutputError(Exception):
 def is_warscribe_output(folder: Path) -> bool:
     """A folder Warscribe wrote: its manifest.json (or bundle) names Warscribe as generator."""
     for name, key in (("manifest.json", ("generator",)), ("warscribe.json", ("meta", "generator"))):
-        path = folder / name
-        if not path.is_file() or path.stat().st_size > 64 << 20:
-            continue
+        value = _read_json(folder / name)
         try:
-            value = json.loads(path.read_text(encoding="utf-8"))
             for k in key:
                 value = value[k]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (KeyError, TypeError):
             continue
         if isinstance(value, str) and value.startswith("warscribe"):
             return True
     return False
+
+
+def read_manifest(folder: Path) -> dict | None:
+    """The manifest.json Warscribe wrote in `folder` (what a build holds), or None."""
+    data = _read_json(folder / "manifest.json")
+    if isinstance(data, dict) and str(data.get("generator", "")).startswith("warscribe"):
+        return data
+    return None
+
+
+def _read_json(path: Path, limit: int = 64 << 20):
+    """The JSON in `path` if it is a file of at most `limit` bytes that parses; else None."""
+    try:
+        if not path.is_file() or path.stat().st_size > limit:
+            return None
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 def check_replaceable(out: Path) -> None:
@@ -77,16 +92,19 @@ def output_files(folder: Path) -> Iterator[tuple[str, bytes]]:
             yield rel, path.read_bytes()
 
 
-def checksums(folder: Path) -> dict[str, str]:
-    """sha256 of every file under ``folder`` (but its manifest.json), by relative path, sorted."""
-    return {rel: hashlib.sha256(data).hexdigest() for rel, data in output_files(folder)}
+def file_entries(folder: Path) -> dict[str, dict]:
+    """{size, sha256} of every file under ``folder`` (but its manifest.json), by relative path, sorted.
+
+    What a manifest lists, so that `warscribe check` can tell a truncated, edited, missing or added file.
+    """
+    return {rel: {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()} for rel, data in output_files(folder)}
 
 
 def _write_manifest(folder: Path) -> None:
     """Every output folder says that Warscribe wrote it, and which files (so a later run may replace it)."""
     from warscribe import __version__
 
-    text = json.dumps({"generator": f"warscribe {__version__}", "files": checksums(folder)}, indent=2) + "\n"
+    text = json.dumps({"generator": f"warscribe {__version__}", "files": file_entries(folder)}, indent=2) + "\n"
     (folder / "manifest.json").write_text(text, encoding="utf-8")
 
 

@@ -10,6 +10,7 @@ from warscribe.extract.encoding import decode_utf8
 from warscribe.extract.limits import Limits
 from warscribe.extract.wahapedia.layout import ESSENTIAL, LAYOUT, REQUIRED, SEPARATOR
 from warscribe.schema.diagnostics import Report
+from warscribe.schema.text import spreadsheet_text
 
 
 def folder_sha256(folder: Path) -> str:
@@ -135,7 +136,8 @@ def _rows(table: Table, physical: list[str], report: Report, limits: Limits) -> 
                                what=f"{table.name} row {number}, column {table.columns[long]!r}: the field",
                                consequence="row skipped")
             return
-        row.values = {c: p.strip() for c, p in zip(table.columns, parts)}
+        # A text a spreadsheet would run carries a leading apostrophe in our own export (warscribe/export_csv.py).
+        row.values = {c: spreadsheet_text(p.strip()) for c, p in zip(table.columns, parts)}
         for c, v in row.values.items():
             if "\ufffd" in v:
                 row.error(report, "bad-encoding", c, "text is not valid UTF-8; undecodable bytes replaced",

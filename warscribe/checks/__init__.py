@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from warscribe.checks import abilities, build, completeness, conflicts, references, structure, text
+from warscribe.checks import abilities, build, completeness, conflicts, files, references, structure, text
 from warscribe.checks.context import Context
 from warscribe.schema.diagnostics import Diagnostic
 
 #: name -> (what it checks, its run function). Every check of `warscribe check`.
 CHECKS: dict[str, tuple[str, Callable[[Context], Iterable[Diagnostic]]]] = {
+    "files": ("every file of the output folder against its manifest.json: missing, added, changed (size, sha256)",
+              files.run),
     "build": ("the build's own diagnostics (report.json)", build.run),
     "structure": ("schema violations and duplicate ids", structure.run),
     "references": ("dangling ids, rule numbers, [ABILITIES], stratagems and keywords that resolve to no record",

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 
 from warscribe.checks import CHECKS, run_checks
 from warscribe.checks.context import load
+from warscribe.checks.files import build_folder, verify
 from warscribe.schema.bundle import BundleError
-from warscribe.schema.diagnostics import Diagnostic, printable
+from warscribe.schema.diagnostics import Diagnostic
+from warscribe.schema.text import json_text, printable
 
 def report_dict(findings: list[Diagnostic], missing_sources: list[str]) -> dict:
     levels = Counter(f.level for f in findings)
@@ -46,12 +47,18 @@ def run_check(args) -> int:
     try:
         ctx = load(args.build, args.sources)
     except BundleError as exc:
-        print(f"warscribe check: {exc}", file=sys.stderr)
+        # The bundle is unreadable; what differs from the manifest says which files were damaged.
+        folder = build_folder(args.build)
+        damaged = verify(folder) if folder is not None and (only is None or "files" in only) else []
+        if damaged:
+            report = report_dict(damaged, [])
+            sys.stdout.write(json_text(report) + "\n" if args.json else render_text(report, damaged))
+        print(f"warscribe check: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     findings = run_checks(ctx, only)
     report = report_dict(findings, ctx.missing_sources)
     if args.json:
-        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(report) + "\n")
     else:
         sys.stdout.write(render_text(report, findings))
     return 1 if failed(findings, args.fail_on) else 0

@@ -2,12 +2,14 @@
 
 Every record kind has its own folder, so ids that look alike across kinds (a datasheet
 and a detachment of one faction) never meet. Weapons live on their datasheet's page.
+An id becomes a path as a record's file does (schema/filenames.py: portable, bounded).
 """
 
 from __future__ import annotations
 
 import posixpath
 
+from warscribe.schema.filenames import part_name, record_path
 from warscribe.schema.text import slugify
 
 # Index pages: file name -> title; also the navigation, in this order.
@@ -27,8 +29,8 @@ INDEXES: dict[str, str] = {
 def record_url(record: dict) -> str:
     """'datasheet/grey-knights/paladin-squad/' (directory URLs); weapons are anchors on their datasheet."""
     if record["kind"] == "weapon":
-        return f"datasheet/{record['datasheet']}/#" + weapon_anchor(record)
-    return f"{record['kind']}/{record['id']}/"
+        return f"datasheet/{record_path(record['datasheet'])}/#" + weapon_anchor(record)
+    return f"{record['kind']}/{record_path(record['id'])}/"
 
 
 def weapon_anchor(weapon: dict) -> str:
@@ -36,11 +38,11 @@ def weapon_anchor(weapon: dict) -> str:
 
 
 def record_file(record: dict) -> str:
-    return f"{record['kind']}/{record['id']}.md"
+    return f"{record['kind']}/{record_path(record['id'])}.md"
 
 
 def faction_url(name: str) -> str:
-    return f"faction/{slugify(name)}/"
+    return f"faction/{part_name(slugify(name))}/"
 
 
 def source_url(file: str) -> str:
@@ -48,7 +50,7 @@ def source_url(file: str) -> str:
 
 
 def source_slug(file: str) -> str:
-    return slugify(posixpath.basename(file))
+    return part_name(slugify(posixpath.basename(file)))
 
 
 def index_url(name: str) -> str:
