@@ -14,6 +14,7 @@ Only the records of the list's edition are consulted.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from warscribe.schema.text import slugify
 
 KB_KINDS = ("datasheet", "enhancement", "detachment")
 NEAREST = 3
+NEAREST_LOOKUPS = 200  # distinct unresolved names given suggestions per build (each costs a scan of its names)
 
 
 @dataclass
@@ -84,6 +86,7 @@ class Index:
             counts = Counter(k for r in recs for k in set(r.get("faction_keywords", [])))
             self.core[faction] = {k for k, n in counts.items() if 2 * n >= len(recs)}
         self.datasheets = sum(len(v) for v in self.by_key["datasheet"].values())
+        self._nearest: dict[tuple, list[str]] = {}
 
     def faction_of(self, rec: dict) -> str | None:
         if rec.get("faction"):
@@ -100,8 +103,17 @@ class Index:
         return bool(own) and bool(kws) and kws <= own
 
     def nearest(self, kind: str, name: str, army: set[str]) -> list[str]:
-        keys = self.by_key[kind]
+        """Up to three names of the build nearest to `name` (the army's factions' first); a suggestion, never a match."""
         wanted = names.key(name)
+        cache_key = (kind, wanted, frozenset(army))
+        if cache_key not in self._nearest:
+            if len(self._nearest) >= NEAREST_LOOKUPS:
+                return []  # a hostile list of thousands of unknown names: suggestions stop, reading does not
+            self._nearest[cache_key] = self._closest(kind, wanted, army)
+        return self._nearest[cache_key]
+
+    def _closest(self, kind: str, wanted: str, army: set[str]) -> list[str]:
+        keys = self.by_key[kind]
         mine = [k for k, recs in keys.items() if any(self.faction_of(r) in army for r in recs)] if army else []
         found = difflib.get_close_matches(wanted, mine, NEAREST, 0.6)
         if len(found) < NEAREST:
@@ -356,22 +368,33 @@ def _attachments(res: Resolution) -> None:
             if units[i].role in ("leader", "support"):
                 for g in guards:
                     res.attachments.append(Attachment(i, g, units[i].role, units[i].line))
+    by_name: dict[str, list[int]] = {}
+    for i, u in enumerate(units):
+        by_name.setdefault(names.key(u.name), []).append(i)
     taken: set[int] = set()
+    first_free: dict[str, int] = {}  # per name, where the untaken characters of that name start
     for g, u in enumerate(units):
         if u.attached_to is None:
             continue
         want = names.key(u.attached_to.name)
-        for i, cand in enumerate(units):
-            if i not in taken and i != g and names.key(cand.name) == want:
-                res.attachments.append(Attachment(i, g, "leader", u.attached_to.line))
-                taken.add(i)
-                break
+        pool = by_name.get(want, [])
+        k = first_free.get(want, 0)
+        while k < len(pool) and pool[k] in taken:
+            k += 1
+        first_free[want] = k
+        pick = next((i for i in pool[k:k + 2] if i != g and i not in taken), None)
+        if pick is not None:
+            res.attachments.append(Attachment(pick, g, "leader", u.attached_to.line))
+            taken.add(pick)
     for i, u in enumerate(units):
         if u.leading is None or i in taken:
             continue
-        want = names.key(u.leading.name)
-        same = [g for g, cand in enumerate(units) if g != i and names.key(cand.name) == want]
+        # 'Leading Khorne Berzerkers[2]': the second unit of that name (the leader itself not counted).
+        same = by_name.get(names.key(u.leading.name), [])
         k = (u.leading_index or 1) - 1
+        at = bisect.bisect_left(same, i)  # the indices are in list order
+        if k >= 0 and at < len(same) and same[at] == i and at <= k:
+            k += 1
         if 0 <= k < len(same):
             res.attachments.append(Attachment(i, same[k], "leader", u.leading.line))
             taken.add(i)
