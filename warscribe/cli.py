@@ -105,6 +105,8 @@ def _bench(args: argparse.Namespace) -> int:
         from warscribe.bench_battlescribe import run_bench
     elif args.target == "hostile":
         from warscribe.bench_hostile import run_bench
+    elif args.target == "roster":
+        from warscribe.roster.bench import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
@@ -275,9 +277,11 @@ def parser() -> argparse.ArgumentParser:
     r.set_defaults(func=_roster)
 
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix", "battlescribe", "hostile"])
+    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix", "battlescribe", "hostile",
+                                      "roster"])
     k.add_argument("data", nargs="?", default=str(ROOT.parent / "shared" / "bsdata" / "wh40k-10e-801555b.tar.xz"),
-                   help="battlescribe: a snapshot of the data (folder, .tar.xz or .zip)")
+                   help="battlescribe: a snapshot of the data (folder, .tar.xz or .zip); roster: a build, or a "
+                        "snapshot to build first")
     k.add_argument("--ruleset", choices=["10e", "11e"], default="10e", help="battlescribe: the data's edition")
     k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")

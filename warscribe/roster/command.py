@@ -11,8 +11,12 @@ from warscribe.schema import bundle
 from warscribe.schema.diagnostics import printable
 
 
+# What resolving, re-pricing and checking a list read of a build; the rest (weapons, keywords) is not parsed.
+KINDS = ("datasheet", "enhancement", "detachment")
+
+
 def load_builds(paths: list[str]) -> list[bundle.Bundle]:
-    return [bundle.load(p) for p in dict.fromkeys(paths)]
+    return [bundle.load(p, kinds=KINDS) for p in dict.fromkeys(paths)]
 
 
 def run_roster(args) -> int:

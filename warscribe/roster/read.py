@@ -6,7 +6,7 @@ decided and on what evidence.
 
 from __future__ import annotations
 
-from warscribe.roster import battlescribe, detect, gwapp, newrecruit
+from warscribe.roster import detect, gwapp, newrecruit
 from warscribe.roster.model import Roster
 from warscribe.roster.source import Limits, RosterError, decode, read_bytes, unzip_roster
 
@@ -29,6 +29,8 @@ def read_data(data: bytes, file: str, limits: Limits = Limits()) -> Roster:
                     raise RosterError("roster-too-large", f"the roster is larger than {limits.max_member_bytes:,} bytes",
                                       expected=f"at most {limits.max_member_bytes:,} bytes", found=f"{len(data):,} bytes")
                 roster.variant = "ros"
+            from warscribe.roster import battlescribe  # the XML parser's package is large to import
+
             return battlescribe.read(data, roster)
         text = decode(data, limits)
         found = detect.detect_text(text)
