@@ -119,20 +119,24 @@ def render_text(result: Result) -> str:
     out.append(f"  {'line':>5}  {'unit':<40} {'models':>6} {'declared':>8} {'now':>5}  resolved as")
     attached = {a.leader: a for a in res.attachments}
     for p, ur in zip(prices.units, res.units):
-        name = ur.unit.name + (" *Warlord" if ur.unit.warlord else "")
-        if p.unit in attached:
-            name += f" -> {res.units[attached[p.unit].bodyguard].unit.name}"
-        for enh, _m in ur.enhancements:
-            name += f" + {enh.name}"
+        name = ur.unit.name + (" (Warlord)" if ur.unit.warlord else "")
         models = "" if ur.models is None else f"{ur.models}{'?' if ur.models_inferred else ''}"
         kb = "-" if p.kb is None else str(p.kb)
         changed = "" if p.delta in (None, 0) else f" ({p.delta:+d})"
         m = ur.datasheet
         how = m.record["id"] if m.record else ("AMBIGUOUS" if m.via == "ambiguous" else "UNRESOLVED")
         if m.alias:
-            how += " (renamed)"
+            how += f" (was {m.name})"
         out.append(f"  {ur.unit.line:>5}  {_p(name)[:40]:<40} {models:>6} {'' if p.declared is None else p.declared:>8} "
                    f"{kb:>5}  {_p(how)}{changed}")
+        for enh, em in ur.enhancements:
+            got = em.record["id"] if em.record else em.via.upper()
+            out.append(f"  {enh.line:>5}    + {_p(enh.name)[:38]:<38} {'':>6} {'':>8} "
+                       f"{'' if em.record is None else em.record.get('points', ''):>5}  {_p(got)}")
+        if p.unit in attached:
+            a = attached[p.unit]
+            out.append(f"  {a.line:>5}    {a.role} of {_p(res.units[a.bodyguard].unit.name)} "
+                       f"(line {res.units[a.bodyguard].unit.line})")
     total = f"  total: declared {prices.declared_total if prices.declared_total is not None else '-'}"
     if prices.declared_sum is not None and prices.declared_sum != prices.declared_total:
         total += f" (its units add up to {prices.declared_sum})"

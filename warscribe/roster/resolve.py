@@ -225,8 +225,8 @@ class Resolution:
 
     def renamed(self, match: Match, what: str, unit: int | None = None) -> None:
         if match.alias:
-            self.find("roster-renamed", match.line, f"{what} {match.name!r} is {match.alias.means!r} now: "
-                      f"{match.alias.reason}", expected=match.alias.means, found=match.name, unit=unit,
+            self.find("roster-renamed", match.line, f"{what} {match.name!r} read as {match.alias.means!r} "
+                      f"(aliases.yaml): {match.alias.reason}", expected=match.alias.means, found=match.name, unit=unit,
                       record=match.record["id"] if match.record and "kind" in match.record else "")
 
 
