@@ -92,8 +92,8 @@ def points_limit(res: Resolution, prices: Repricing, edition: Edition, size, unc
     else:
         cost, how = prices.declared_total, "as the list's total"
     if cost is not None and cost > limit:
-        res.find("roster-points-limit", line, f"the army costs {cost} points ({how}), over the "
-                 f"{roster.battle_size.name if roster.battle_size else ''} limit of {limit}".replace("  ", " "),
+        named = f"{roster.battle_size.name} limit" if roster.battle_size else "battle size's limit"
+        res.find("roster-points-limit", line, f"the army costs {cost} points ({how}), over the {named} of {limit}",
                  expected=f"at most {limit}", found=str(cost), rule=rule)
 
 

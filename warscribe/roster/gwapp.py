@@ -72,8 +72,7 @@ def _section(line: L.Line) -> str | None:
     known = SECTIONS.get(_key(line.text))
     if known:
         return known
-    letters = [c for c in line.text if c.isalpha()]
-    if len(letters) >= 3 and all(c.isupper() for c in letters) and not _POINTS.match(line.text):
+    if L.shouted(line.text) and not _POINTS.match(line.text):
         return L.spaced(line.text)
     return None
 
@@ -223,17 +222,13 @@ def _body(lines: list[L.Line], i: int, roster: Roster) -> None:
                 roster.classify("unit")
                 model = None
                 continue
-            roster.notes.append(Named(line.text, line.no))
-            roster.classify("free-text")
+            roster.free_text(line.text, line.no)
             unit = None
             continue
         if unit is None:
-            roster.notes.append(Named(line.text, line.no))
-            roster.classify("free-text")
+            roster.free_text(line.text, line.no)
             continue
-        unit.raw.append(line.raw)
-        unit.last_line = line.no
-        roster.classify("unit")
+        roster.unit_line(unit, line.raw, line.no)
         if model is not None and line.indent <= model[0]:
             model = None
         got = _unit_line(lines, n, unit, roster)

@@ -53,6 +53,12 @@ def spaced(text: str) -> str:
     return re.sub(r"\s+", " ", text.translate(_SPACES)).strip()
 
 
+def shouted(text: str) -> bool:
+    """All capitals (three letters or more): how builders print a section heading (CHARACTERS, AUTRES FICHES)."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
 COUNT = re.compile(r"^(\d+)\s*[x×]\s+(.+)$")
 
 

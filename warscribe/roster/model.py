@@ -100,6 +100,17 @@ class Roster:
     def classify(self, kind: str, count: int = 1) -> None:
         self.classified[kind] = self.classified.get(kind, 0) + count
 
+    def free_text(self, text: str, no: int) -> None:
+        """A line that is none of the format's: the player's own text, kept as a note."""
+        self.notes.append(Named(text, no))
+        self.classify("free-text")
+
+    def unit_line(self, unit: Unit, raw: str, no: int) -> None:
+        """A line that belongs to `unit` (kept as written)."""
+        unit.raw.append(raw)
+        unit.last_line = no
+        self.classify("unit")
+
 
 @dataclass(frozen=True)
 class Finding:

@@ -52,8 +52,7 @@ _BATTLE_SIZE = re.compile(r"^(?P<name>.+?)\s*\(\s*(?P<n>" + L.NUMBER + r")\s*Poi
 def _section(line: L.Line) -> str | None:
     if line.indent or line.bullet:
         return None
-    letters = [c for c in line.text if c.isalpha()]
-    if len(letters) >= 3 and all(c.isupper() for c in letters) and "(" not in line.text and ":" not in line.text:
+    if L.shouted(line.text) and "(" not in line.text and ":" not in line.text:
         return L.spaced(line.text)
     return None
 
@@ -168,12 +167,9 @@ def _body(lines: list[L.Line], i: int, roster: Roster) -> None:
             model = None
             continue
         if unit is None:
-            roster.notes.append(Named(text, line.no))
-            roster.classify("free-text")
+            roster.free_text(text, line.no)
             continue
-        unit.raw.append(line.raw)
-        unit.last_line = line.no
-        roster.classify("unit")
+        roster.unit_line(unit, line.raw, line.no)
         if model is not None and line.indent <= model[0] and (line.bullet or line.indent == 0):
             model = None
         got = _unit_line(lines, n, text, unit)
@@ -310,12 +306,9 @@ def read_simple(text: str, roster: Roster) -> Roster:
             model = None
             continue
         if unit is None:
-            roster.notes.append(Named(text, line.no))
-            roster.classify("free-text")
+            roster.free_text(text, line.no)
             continue
-        unit.raw.append(line.raw)
-        unit.last_line = line.no
-        roster.classify("unit")
+        roster.unit_line(unit, line.raw, line.no)
         mm = _SIMPLE_MODEL.match(text) if line.bullet else None
         if mm:
             ml = ModelLine(L.spaced(mm.group("name")), line.no, count=int(mm.group("count")))

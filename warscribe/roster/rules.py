@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from warscribe.roster.names import key
 from warscribe.schema import safeyaml
 
 RULES_FILE = Path(__file__).with_name("rules.yaml")
@@ -39,8 +40,6 @@ class Edition:
 
     def size_name(self, name: str | None, limit: int | None) -> str | None:
         """The battle size a list names (or, unnamed, whose limit it gives); None when neither says."""
-        from warscribe.roster.names import key
-
         for size, points in self.battle_sizes.items():
             if name and key(size) == key(name):
                 return size
