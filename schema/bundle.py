@@ -13,7 +13,7 @@ are resolved once here; a reference to an id the build does not hold is kept in
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -146,8 +146,14 @@ class Bundle:
         return out
 
 
-def from_records(records: list[dict], meta: dict | None = None, origin: str = "<records>") -> Bundle:
-    """Index records already in memory (a build's result, or a test's)."""
+def from_records(records: list[dict], meta: dict | None = None, origin: str = "<records>",
+                 kinds: Iterable[str] | None = None) -> Bundle:
+    """Index records already in memory (a build's result, or a test's).
+
+    `kinds`: the records are only those kinds of a build (``load(path, kinds=...)``), so a
+    reference to a record of another kind is not dangling, only not loaded.
+    """
+    loaded = set(kinds) if kinds is not None else None
     bundle = Bundle(meta=meta or {}, origin=origin)
     for rec in records:
         rid = rec.get("id")
@@ -159,7 +165,9 @@ def from_records(records: list[dict], meta: dict | None = None, origin: str = "<
         bundle.by_id[rid] = rec
         bundle.by_kind.setdefault(rec.get("kind", ""), []).append(rec)
         bundle.by_name.setdefault((rec.get("kind", ""), str(rec.get("name", "")).casefold()), []).append(rec)
-    for kind, name, _target_kind, many in REFERENCE_FIELDS:
+    for kind, name, target_kind, many in REFERENCE_FIELDS:
+        if loaded is not None and target_kind not in loaded:
+            continue
         for rec in bundle.by_kind.get(kind, []):
             value = rec.get(name)
             targets = value if many else [value]
@@ -183,14 +191,44 @@ def locate(path: str | Path) -> Path:
                       "run `warscribe build` first")
 
 
-def load(path: str | Path) -> Bundle:
-    """Load a build (folder or bundle file) into an index."""
-    file = locate(path)
+def _read(file: Path):
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        return json.loads(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BundleError(f"cannot read {file}: {exc}") from None
-    return from_bundle(data, str(file))
+
+
+def load(path: str | Path, kinds: Iterable[str] | None = None) -> Bundle:
+    """Load a build (folder or bundle file) into an index.
+
+    `kinds`: only these kinds of record (a consumer that needs datasheets, enhancements
+    and detachments need not parse forty megabytes of weapons). They are read from the
+    build's per-kind files beside the bundle (``json/<kind>.json``, written with it) when
+    it has them all, else from the bundle.
+    """
+    file = locate(path)
+    if kinds is None:
+        return from_bundle(_read(file), str(file))
+    wanted = [k for k in KINDS if k in set(kinds)]
+    unknown = set(kinds) - set(wanted)
+    if unknown:
+        raise BundleError(f"no record kind {', '.join(sorted(unknown))} (kinds: {', '.join(KINDS)})")
+    parts = [file.parent / f"{k}.json" for k in wanted]
+    if file.name == BUNDLE_NAME and all(p.is_file() for p in parts):
+        groups, meta = {}, {}
+        for kind, part in zip(wanted, parts):
+            doc = _read(part)
+            if not isinstance(doc, dict) or not isinstance(doc.get("data"), list):
+                raise BundleError(f"{part}: not a Warscribe per-kind file (no 'data' list of records)")
+            groups[kind] = doc["data"]
+            meta = meta or {k: v for k, v in (doc.get("meta") or {}).items() if k not in ("kind", "count", "schema")}
+        data = {"meta": meta, "data": groups}
+    else:
+        whole = _read(file)
+        groups = whole.get("data") if isinstance(whole, dict) else None
+        data = {"meta": whole.get("meta") if isinstance(whole, dict) else None,
+                "data": {k: v for k, v in groups.items() if k in wanted} if isinstance(groups, dict) else groups}
+    return from_bundle(data, str(file), wanted)
 
 
 def load_report(path: str | Path) -> dict | None:
@@ -208,7 +246,7 @@ def load_report(path: str | Path) -> dict | None:
     return None
 
 
-def from_bundle(data: dict, origin: str = "<bundle>") -> Bundle:
+def from_bundle(data: dict, origin: str = "<bundle>", kinds: Iterable[str] | None = None) -> Bundle:
     """Index a bundle already parsed from JSON (``{"meta": ..., "data": {kind: [records]}}``)."""
     groups = data.get("data") if isinstance(data, dict) else None
     if not isinstance(groups, dict):
@@ -219,6 +257,6 @@ def from_bundle(data: dict, origin: str = "<bundle>") -> Bundle:
         if not isinstance(value, list):
             raise BundleError(f"{origin}: data.{kind} is not a list of records")
         records += [r for r in value if isinstance(r, dict)]
-    bundle = from_records(records, data.get("meta") or {}, origin)
+    bundle = from_records(records, data.get("meta") or {}, origin, kinds)
     bundle.unknown_kinds = {k: len(v) if isinstance(v, list) else 0 for k, v in sorted(groups.items()) if k not in KINDS}
     return bundle

@@ -262,6 +262,65 @@ CODES: dict[str, Code] = {
     "effect-not-modelled": Code("error", "A named effect applies, but the engine cannot compute it exactly "
                                 "(e.g. Feel No Pain against mortal wounds only, with [DEVASTATING WOUNDS]).",
                                 "Drop the effect, or model it with the scenario's own settings."),
+    # -- army lists (`warscribe roster`, warscribe/roster/)
+    "roster-missing": Code("error", "An army list named on the command line does not exist or is not a file.",
+                           "Check the path; the other lists are read."),
+    "roster-too-large": Code("error", "An army list (or one of its lines) is larger than the reader accepts; not read.",
+                             "Check it is the exported list; a list is a few kilobytes."),
+    "roster-binary": Code("error", "An army list is binary (holds NUL bytes), not an exported text or roster.",
+                          "Export the list as text, or give the BattleScribe .ros/.rosz."),
+    "roster-encoding": Code("error", "An army list is not UTF-8 (or UTF-16 with its mark) at the line and column given.",
+                            "Re-save or re-export the list as UTF-8."),
+    "roster-empty": Code("error", "An army list holds no text.", "Check the file was saved completely."),
+    "roster-format": Code("error", "No reader recognises the list: no builder's signature and no line shaped like a unit.",
+                          "Export from the Warhammer 40,000 app, New Recruit or BattleScribe; see docs/roster.md."),
+    "roster-archive": Code("error", "A .rosz cannot be read or is refused: damaged, encrypted, not one .ros inside, or "
+                           "inflating past the limits (a zip bomb).", "Re-export the roster from BattleScribe."),
+    "roster-xml": Code("error", "A BattleScribe roster's XML is malformed, has a DOCTYPE (entities are refused) or nests "
+                       "too deeply; not read.", "Re-export the roster from BattleScribe."),
+    "roster-unread-line": Code("warning", "A line inside a unit that the reader could not place; it is kept in the "
+                               "unit's raw lines.", "Check the line; extend the reader if the builder prints it."),
+    "roster-edition": Code("warning", "The list does not say its edition, or says one the knowledge base does not hold; "
+                           "the message says which edition the list was checked against and why.",
+                           "Pass --edition, or give a --kb build of the list's edition."),
+    "roster-unresolved": Code("error", "A unit, enhancement, detachment or faction of the list names no record of the "
+                              "knowledge base (exactly, after normalising case, quotes, accents and [Legends], or "
+                              "through the alias table); the nearest names are given. It is not checked.",
+                              "Fix the name, add a known rename to warscribe/roster/aliases.yaml, or build a "
+                              "knowledge base that holds it."),
+    "roster-ambiguous": Code("error", "A name of the list matches several records that the army's faction cannot "
+                             "choose between; it is not checked.", "Check the list's faction line."),
+    "roster-renamed": Code("warning", "A name of the list reached its record through the alias table (a known rename); "
+                           "the table's reason is given.", "Nothing; re-export the list to get the current name."),
+    "roster-outside-faction": Code("warning", "A unit of a faction other than the army's, not listed as an allied unit.",
+                                   "Check the unit may be taken (allies rules) or list it under allied units."),
+    "roster-points": Code("warning", "A unit's declared points differ from the knowledge base's for its size (with "
+                          "its enhancement): the list was priced before (or after) a points update.",
+                          "Re-price the list; the message gives old -> new."),
+    "roster-total": Code("warning", "The list's declared total differs from the sum of its declared unit points, or "
+                         "from the knowledge base's total.", "Re-export the list, or check the units' points."),
+    "roster-points-limit": Code("error", "The army costs more points than its battle size allows.",
+                                "Remove units or choose a larger battle size."),
+    "roster-unpriced": Code("warning", "The knowledge base gives no points for a unit (or none for its size); it is "
+                            "not re-priced.", "Check the datasheet's points in the knowledge base."),
+    "roster-unit-size": Code("error", "A unit has more or fewer models than its datasheet's composition allows.",
+                             "Change the unit's size."),
+    "roster-enhancement-detachment": Code("error", "An enhancement that does not belong to the army's detachment(s).",
+                                          "Choose an enhancement of the detachment."),
+    "roster-enhancement-bearer": Code("error", "An enhancement on a unit that may not take it: not a CHARACTER, an "
+                                      "EPIC HERO, or not meeting the enhancement's restriction.",
+                                      "Give it to an eligible CHARACTER."),
+    "roster-enhancement-count": Code("error", "Too many enhancements: more than one on a unit, one taken twice, or "
+                                     "more than the army may have.", "Remove the extra enhancement."),
+    "roster-leader": Code("error", "A character attached to a unit its datasheet cannot lead (neither its LEADER list "
+                          "nor the unit's LED BY list names the other).", "Attach it to a unit it can lead."),
+    "roster-datasheet-limit": Code("error", "More units of one datasheet than the edition allows (three; six for "
+                                   "BATTLELINE and DEDICATED TRANSPORT; one for an EPIC HERO).",
+                                   "Remove the extra units."),
+    "roster-warlord": Code("error", "The army has no Warlord, several, or one that is not a CHARACTER.",
+                           "Choose one CHARACTER as the Warlord."),
+    "roster-detachment-points": Code("error", "The detachments cost more detachment points than the battle size "
+                                     "allows (11th edition).", "Choose fewer or cheaper detachments."),
 }
 
 

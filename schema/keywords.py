@@ -20,8 +20,9 @@ from collections.abc import Iterable
 
 
 def same_keyword(a: str, b: str) -> bool:
-    """Equal as keywords: case folded, singular and plural alike (TERMINATOR / TERMINATORS)."""
-    a, b = " ".join(a.upper().split()), " ".join(b.upper().split())
+    """Equal as keywords: case folded, singular and plural alike (TERMINATOR / TERMINATORS), a curly
+    apostrophe the same as a straight one (rules text prints T’AU EMPIRE, datasheets T'AU EMPIRE)."""
+    a, b = " ".join(a.upper().replace("’", "'").split()), " ".join(b.upper().replace("’", "'").split())
     if a == b:
         return True
     short, long_ = (a, b) if len(a) < len(b) else (b, a)

@@ -55,6 +55,11 @@ def bsdata_path(name: str) -> Path:
     return _shared("WARSCRIBE_BSDATA", "bsdata", name, "BattleScribe snapshot")
 
 
+def rosters_path(name: str) -> Path:
+    """A real army list of ../shared/rosters (or $WARSCRIBE_ROSTERS)."""
+    return _shared("WARSCRIBE_ROSTERS", "rosters", name, "army list")
+
+
 def write_manifest(folder: Path, entries: list[dict]) -> Path:
     """A manifest for `entries` ({file, ruleset, kind, ...}) in `folder`, checksums filled in."""
     import hashlib

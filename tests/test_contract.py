@@ -196,6 +196,27 @@ def test_bundle_loads_a_build_folder_its_json_folder_and_the_file(tmp_path):
         bundle.load(tmp_path / "bad.json")
 
 
+def test_bundle_loads_only_some_kinds_from_the_per_kind_files(tmp_path):
+    import json
+
+    recs = _records()
+    (tmp_path / "json").mkdir()
+    by_kind = {k: [r for r in recs if r["kind"] == k] for k in KINDS}
+    (tmp_path / "json" / "warscribe.json").write_text(json.dumps({"meta": {}, "data": by_kind}), encoding="utf-8")
+    b = bundle.load(tmp_path, kinds=["datasheet", "detachment"])
+    assert sorted(r["id"] for r in b) == ["gk/host", "gk/paladin"]  # read from the bundle: no per-kind files
+    assert b.dangling == []  # the weapons and stratagems were not loaded, not missing
+    for kind, group in by_kind.items():
+        (tmp_path / "json" / f"{kind}.json").write_text(json.dumps({"meta": {"kind": kind}, "data": group}),
+                                                        encoding="utf-8")
+    (tmp_path / "json" / "warscribe.json").write_text("{not json", encoding="utf-8")  # so the bundle is not read
+    b = bundle.load(tmp_path, kinds=["datasheet", "weapon"])
+    assert [r["id"] for r in b] == ["gk/paladin", "gk/paladin/gun"]
+    assert b.dangling == [bundle.Dangling("gk/paladin", "weapons", "gk/paladin/gone")]
+    with pytest.raises(bundle.BundleError, match="no record kind"):
+        bundle.load(tmp_path, kinds=["army"])
+
+
 # -- the dependency rule ----------------------------------------------------------------
 
 _LAYERS = {"schema": {"warscribe.schema"}, "extract": {"warscribe.schema", "warscribe.extract"},

@@ -126,6 +126,10 @@ def test_keywords_without_model_or_unit():
 
 # -- singular and plural ----------------------------------------------------------------------
 
+def test_a_curly_apostrophe_is_the_same_keyword():
+    assert same_keyword("T’AU EMPIRE", "T'AU EMPIRE") and matches({"keyword": "T’AU EMPIRE"}, ["T'AU EMPIRE"])
+
+
 def test_singular_and_plural_are_the_same_keyword():
     assert same_keyword("CHARACTER", "CHARACTERS") and same_keyword("TERMINATORS", "terminator")
     assert not same_keyword("PSYKER", "PSYKERISH")

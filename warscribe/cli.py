@@ -89,6 +89,13 @@ def _effects(args: argparse.Namespace) -> int:
     return run_effects(args.kb, args.json, args.all)
 
 
+def _roster(args: argparse.Namespace) -> int:
+    from warscribe.roster.command import run_roster
+
+    args.kb = args.kb or [str(DEFAULT_OUT)]
+    return run_roster(args)
+
+
 def _bench(args: argparse.Namespace) -> int:
     if args.target == "engine":
         from warscribe.bench_engine import run_bench
@@ -98,6 +105,8 @@ def _bench(args: argparse.Namespace) -> int:
         from warscribe.bench_battlescribe import run_bench
     elif args.target == "hostile":
         from warscribe.bench_hostile import run_bench
+    elif args.target == "roster":
+        from warscribe.roster.bench import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
@@ -253,10 +262,26 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("tsv", nargs="?", default=str(ROOT.parent / "shared" / "corpus" / "bsdata-10e-weapons.tsv"))
     a.set_defaults(func=_census)
 
+    # -- warscribe roster (warscribe/roster/): army lists read, resolved, re-priced and checked
+    r = sub.add_parser("roster", help="read army lists (app, New Recruit, BattleScribe), check them against the "
+                                      "knowledge base and re-price them")
+    r.add_argument("files", nargs="+", metavar="FILE", help="an exported list ('-' for standard input); several allowed")
+    r.add_argument("--kb", action="append", default=None, metavar="BUILD",
+                   help=f"a build to check against; give a 10e and an 11e build to check lists of both (default: {DEFAULT_OUT})")
+    r.add_argument("--json", action="store_true", help="print JSON (schema/roster.schema.json)")
+    r.add_argument("--edition", choices=["10e", "11e"], default=None, help="the lists' edition, where they do not say")
+    r.add_argument("--since", action="append", default=None, metavar="OLD_BUILD",
+                   help="an older build: also say what changed for the army between it and --kb")
+    r.add_argument("--fail-on", choices=["error", "warning"], default="error",
+                   help="the lowest level that makes the exit status non-zero (default: error)")
+    r.set_defaults(func=_roster)
+
     k = sub.add_parser("bench", help="measure speed and memory")
-    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix", "battlescribe", "hostile"])
+    k.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix", "battlescribe", "hostile",
+                                      "roster"])
     k.add_argument("data", nargs="?", default=str(ROOT.parent / "shared" / "bsdata" / "wh40k-10e-801555b.tar.xz"),
-                   help="battlescribe: a snapshot of the data (folder, .tar.xz or .zip)")
+                   help="battlescribe: a snapshot of the data (folder, .tar.xz or .zip); roster: a build, or a "
+                        "snapshot to build first")
     k.add_argument("--ruleset", choices=["10e", "11e"], default="10e", help="battlescribe: the data's edition")
     k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")

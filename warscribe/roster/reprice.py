@@ -1,0 +1,201 @@
+"""What a list costs by the knowledge base, against what it declares; what changed for it between two builds.
+
+A unit costs the points its datasheet gives for its size plus those of its
+enhancements. A datasheet's points are tiers ``{models, points}``: a unit of N models
+costs the tier of the largest size not above N (BattleScribe gives '11 models' for
+'more than 10', so a 20-model unit costs that tier). A tier under a condition is used
+only where the condition is one the list settles ('Army Faction is not Imperium -
+Agents of the Imperium'); any other is named in the price's note, not applied.
+
+:func:`record_changes` is the piece the change ledger reuses: for a set of record ids
+(those an army uses), what changed in each between two builds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from warscribe.roster import names
+from warscribe.roster.resolve import Resolution, UnitResult, resolve
+from warscribe.schema.bundle import Bundle
+
+_NOT_FACTION = re.compile(r"^Army Faction is not\s+(?P<faction>.+)$", re.I)
+
+
+@dataclass
+class Price:
+    unit: int
+    line: int
+    name: str
+    declared: int | None
+    datasheet: int | None = None  # the datasheet's points for the unit's size
+    enhancements: int | None = 0  # its enhancements' points (None: one is not resolved)
+    models: int | None = None
+    tier: int | None = None  # the size whose points were used
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def kb(self) -> int | None:
+        if self.datasheet is None or self.enhancements is None:
+            return None
+        return self.datasheet + self.enhancements
+
+    @property
+    def delta(self) -> int | None:
+        return None if self.kb is None or self.declared is None else self.kb - self.declared
+
+    def as_dict(self) -> dict:
+        return {"unit": self.unit, "line": self.line, "name": self.name, "declared": self.declared, "kb": self.kb,
+                "datasheet": self.datasheet, "enhancements": self.enhancements, "models": self.models,
+                "tier": self.tier, "delta": self.delta, "notes": self.notes}
+
+
+@dataclass
+class Repricing:
+    units: list[Price]
+    declared_total: int | None  # the list's own total
+    declared_sum: int | None  # the sum of its units' declared points
+    kb_total: int | None  # None when a unit could not be priced
+    unpriced: int
+
+    def as_dict(self) -> dict:
+        return {"declared_total": self.declared_total, "declared_sum": self.declared_sum, "kb_total": self.kb_total,
+                "unpriced": self.unpriced, "units": [p.as_dict() for p in self.units]}
+
+
+def tiers(datasheet: dict, army: set[str]) -> tuple[list[dict], list[str]]:
+    """The points tiers that apply to `datasheet` in an army of these factions, and notes on the others."""
+    plain = [t for t in datasheet.get("points", []) if not t.get("condition")]
+    notes = []
+    army_keys = {names.key(f) for f in army}
+    for t in datasheet.get("points", []):
+        cond = t.get("condition")
+        if not cond:
+            continue
+        m = _NOT_FACTION.match(cond)
+        if m and army_keys:
+            faction = names.key(names.ALLIANCE_PREFIX.sub("", m.group("faction")))
+            if faction not in army_keys and not any(f.startswith(faction) or faction.startswith(f) for f in army_keys):
+                plain = [x for x in plain if x["models"] != t["models"]] + [t]
+                notes.append(f"priced as '{cond}' ({t['models']} models: {t['points']})")
+            continue
+        notes.append(f"a price under the condition {cond!r} ({t['models']} models: {t['points']}) is not applied")
+    return sorted(plain, key=lambda t: t["models"]), notes
+
+
+def datasheet_points(datasheet: dict, models: int | None, army: set[str]) -> tuple[int | None, int | None, list[str]]:
+    """(points, the tier's size, notes) of a unit of `models` models."""
+    found, notes = tiers(datasheet, army)
+    if not found:
+        return None, None, notes
+    if models is None:
+        return found[0]["points"], found[0]["models"], notes + ["unit size unknown: the smallest size's points"]
+    fitting = [t for t in found if t["models"] <= models]
+    if not fitting:
+        return found[0]["points"], found[0]["models"], notes + [f"{models} models is fewer than the smallest priced "
+                                                               f"size ({found[0]['models']})"]
+    return fitting[-1]["points"], fitting[-1]["models"], notes
+
+
+def price_unit(i: int, ur: UnitResult, army: set[str]) -> Price:
+    p = Price(i, ur.unit.line, ur.unit.name, ur.unit.points, models=ur.models)
+    if ur.models_inferred:
+        p.notes.append(f"the list prints no models: {ur.models} assumed (the datasheet's smallest unit)")
+    if ur.datasheet.record is not None:
+        p.datasheet, p.tier, notes = datasheet_points(ur.datasheet.record, ur.models, army)
+        p.notes += notes
+    total = 0
+    for _enh, m in ur.enhancements:
+        if m.record is None or not isinstance(m.record.get("points"), int):
+            total = None
+            break
+        total += m.record["points"]
+    p.enhancements = total
+    return p
+
+
+def reprice(res: Resolution) -> Repricing:
+    prices = [price_unit(i, ur, res.army) for i, ur in enumerate(res.units)]
+    declared = [p.declared for p in prices]
+    kb = [p.kb for p in prices]
+    unpriced = sum(1 for v in kb if v is None)
+    return Repricing(prices, res.roster.declared_total,
+                     sum(declared) if declared and all(d is not None for d in declared) else None,
+                     sum(kb) if not unpriced else None, unpriced)
+
+
+# -- what changed between two builds --------------------------------------------------------
+
+
+@dataclass
+class RecordChange:
+    id: str
+    kind: str
+    name: str
+    old_id: str | None  # None: not in the old build
+    new_id: str | None  # None: not in the new build
+    fields: list  # warscribe.diff.FieldChange: path, old, new
+
+    def as_dict(self) -> dict:
+        return {"record": self.id, "kind": self.kind, "name": self.name, "old_id": self.old_id, "new_id": self.new_id,
+                "fields": [{"path": f.path, "old": f.old, "new": f.new} for f in self.fields]}
+
+
+def record_changes(old: Bundle, new: Bundle, pairs: list[tuple[str | None, str | None]]) -> list[RecordChange]:
+    """For each (old id, new id) pair, the fields that differ between the two builds' records (provenance left out).
+
+    The change ledger calls this with the ids an army uses; a pair whose sides are equal is left out.
+    """
+    from warscribe.diff import IGNORED, field_changes
+
+    out = []
+    for old_id, new_id in dict.fromkeys(pairs):
+        a = old.get(old_id) if old_id else None
+        b = new.get(new_id) if new_id else None
+        if a is None and b is None:
+            continue
+        rec = b or a
+        changes = field_changes(a or {}, b or {}, IGNORED)
+        if a is not None and b is not None and not changes and old_id == new_id:
+            continue
+        out.append(RecordChange(rec["id"], rec["kind"], rec.get("name", ""), old_id if a else None,
+                                new_id if b else None, changes))
+    return out
+
+
+@dataclass
+class ArmyChanges:
+    old: str
+    new: str
+    units: list[dict]  # per unit: line, name, old and new datasheet ids, old and new price
+    old_total: int | None
+    new_total: int | None
+    records: list[RecordChange]
+
+    def as_dict(self) -> dict:
+        return {"old": self.old, "new": self.new, "old_total": self.old_total, "new_total": self.new_total,
+                "units": self.units, "records": [r.as_dict() for r in self.records]}
+
+
+def army_changes(old_res: Resolution, new_res: Resolution) -> ArmyChanges:
+    """What changed for this army between the build `old_res` was resolved against and `new_res`'s."""
+    old_prices, new_prices = reprice(old_res), reprice(new_res)
+    units, pairs = [], []
+    for i, (a, b) in enumerate(zip(old_res.units, new_res.units)):
+        oid = a.datasheet.record["id"] if a.datasheet.record else None
+        nid = b.datasheet.record["id"] if b.datasheet.record else None
+        pairs.append((oid, nid))
+        for (_e, ma), (_f, mb) in zip(a.enhancements, b.enhancements):
+            pairs.append((ma.record["id"] if ma.record else None, mb.record["id"] if mb.record else None))
+        units.append({"unit": i, "line": a.unit.line, "name": a.unit.name, "old_id": oid, "new_id": nid,
+                      "old": old_prices.units[i].kb, "new": new_prices.units[i].kb})
+    for a, b in zip(old_res.detachments, new_res.detachments):
+        pairs.append((a.record["id"] if a.record else None, b.record["id"] if b.record else None))
+    return ArmyChanges(old_res.kb.origin if old_res.kb else "", new_res.kb.origin if new_res.kb else "", units,
+                       old_prices.kb_total, new_prices.kb_total, record_changes(old_res.kb, new_res.kb, pairs))
+
+
+def since(res: Resolution, old_kb: Bundle) -> ArmyChanges:
+    """The army of `res` resolved against an older build too, and what changed between the two."""
+    return army_changes(resolve(res.roster, old_kb, res.ruleset), res)

@@ -1,0 +1,409 @@
+"""Every name of a list to a knowledge-base record: the army's faction, its detachments, units and enhancements.
+
+A name resolves when its key (``names.key``: case, quotes, accents, [Legends] folded)
+equals a record's, or, failing that, through the alias table of known renames. Nothing
+else: no prefix, suffix or substring guess. Several records of one name (a Chaos Rhino
+in five factions) are told apart by the army: its detachments' enhancements first, then
+its factions, then the factions whose datasheets fit it (their faction keywords all
+carried by the army's own: Space Marines datasheets in a Dark Angels army), then the
+rest (allies). Two records left at the same rank are reported as ambiguous; a name
+that matches nothing is reported with the nearest names of the knowledge base.
+
+Only the records of the list's edition are consulted.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+from collections import Counter
+from dataclasses import dataclass, field
+
+from warscribe.roster import names
+from warscribe.roster.model import Detachment, Enhancement, Finding, Named, Roster, Unit
+from warscribe.schema.bundle import Bundle
+from warscribe.schema.diagnostics import Diagnostic
+from warscribe.schema.text import slugify
+
+KB_KINDS = ("datasheet", "enhancement", "detachment")
+NEAREST = 3
+NEAREST_LOOKUPS = 200  # distinct unresolved names given suggestions per build (each costs a scan of its names)
+
+
+@dataclass
+class Match:
+    """What a name of the list resolved to."""
+
+    kind: str
+    name: str
+    line: int
+    record: dict | None = None
+    via: str = "unresolved"  # name | alias | ambiguous | unresolved
+    alias: names.Alias | None = None
+    candidates: list[str] = field(default_factory=list)  # record ids, when ambiguous
+    nearest: list[str] = field(default_factory=list)  # names, when unresolved
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None
+
+    def as_dict(self) -> dict:
+        out = {"name": self.name, "line": self.line, "via": self.via,
+               "id": self.record["id"] if self.record else None}
+        if self.alias:
+            out["alias"] = {"means": self.alias.means, "reason": self.alias.reason}
+        if self.candidates:
+            out["candidates"] = self.candidates
+        if self.nearest:
+            out["nearest"] = self.nearest
+        return out
+
+
+class Index:
+    """The records of one edition of a build, keyed for resolving names (made once per build and edition)."""
+
+    def __init__(self, kb: Bundle, ruleset: str):
+        self.kb, self.ruleset = kb, ruleset
+        self.by_key: dict[str, dict[str, list[dict]]] = {k: {} for k in KB_KINDS}
+        self.factions: dict[str, str] = {}
+        self.faction_slugs: dict[str, str] = {}
+        per_faction: dict[str, list[dict]] = {}
+        for kind in KB_KINDS:
+            for rec in kb.kind(kind):
+                if rec.get("ruleset") != ruleset and ruleset not in rec.get("rulesets", []):
+                    continue
+                self.by_key[kind].setdefault(names.key(rec["name"]), []).append(rec)
+                faction = rec.get("faction")
+                if faction:
+                    self.factions.setdefault(names.key(faction), faction)
+                    self.faction_slugs.setdefault(slugify(faction), faction)
+                    if kind == "datasheet":
+                        per_faction.setdefault(faction, []).append(rec)
+        # A faction's own keywords: those at least half its datasheets carry (a few Legends or
+        # shared datasheets carry others).
+        self.core: dict[str, set[str]] = {}
+        for faction, recs in per_faction.items():
+            counts = Counter(k for r in recs for k in set(r.get("faction_keywords", [])))
+            self.core[faction] = {k for k, n in counts.items() if 2 * n >= len(recs)}
+        self.datasheets = sum(len(v) for v in self.by_key["datasheet"].values())
+        self._nearest: dict[tuple, list[str]] = {}
+
+    def faction_of(self, rec: dict) -> str | None:
+        if rec.get("faction"):
+            return rec["faction"]
+        det = self.kb.get(rec.get("detachment") or "")
+        if det and det.get("faction"):
+            return det["faction"]
+        return self.faction_slugs.get(rec["id"].split("/", 1)[0])
+
+    def fits(self, rec: dict, army: set[str]) -> bool:
+        """A datasheet of another faction whose faction keywords the army's own faction keywords all include."""
+        own = set().union(*(self.core.get(f, set()) for f in army)) if army else set()
+        kws = set(rec.get("faction_keywords", []))
+        return bool(own) and bool(kws) and kws <= own
+
+    def nearest(self, kind: str, name: str, army: set[str]) -> list[str]:
+        """Up to three names of the build nearest to `name` (the army's factions' first); a suggestion, never a match."""
+        wanted = names.key(name)
+        cache_key = (kind, wanted, frozenset(army))
+        if cache_key not in self._nearest:
+            if len(self._nearest) >= NEAREST_LOOKUPS:
+                return []  # a hostile list of thousands of unknown names: suggestions stop, reading does not
+            self._nearest[cache_key] = self._closest(kind, wanted, army)
+        return self._nearest[cache_key]
+
+    def _closest(self, kind: str, wanted: str, army: set[str]) -> list[str]:
+        keys = self.by_key[kind]
+        mine = [k for k, recs in keys.items() if any(self.faction_of(r) in army for r in recs)] if army else []
+        found = difflib.get_close_matches(wanted, mine, NEAREST, 0.6)
+        if len(found) < NEAREST:
+            found += [k for k in difflib.get_close_matches(wanted, list(keys), NEAREST, 0.6) if k not in found]
+        return [keys[k][0]["name"] for k in found[:NEAREST]]
+
+    def resolve(self, kind: str, name: str, line: int, army: set[str], prefer: set[str] = frozenset()) -> Match:
+        recs = self.by_key[kind].get(names.key(name), [])
+        match = Match(kind, name, line, via="name")
+        if not recs:
+            for alias in names.aliases_for(kind, name, self.ruleset):
+                recs = self.by_key[kind].get(names.key(alias.means), [])
+                if recs:
+                    match.via, match.alias = "alias", alias
+                    break
+        if not recs:
+            match.via, match.nearest = "unresolved", self.nearest(kind, name, army)
+            return match
+        for tier in (lambda r: r["id"] in prefer, lambda r: self.faction_of(r) in army,
+                     lambda r: kind == "datasheet" and self.fits(r, army), lambda r: True):
+            chosen = [r for r in recs if tier(r)]
+            if chosen:
+                break
+        if len(chosen) == 1:
+            match.record = chosen[0]
+        else:
+            match.via, match.candidates = "ambiguous", [r["id"] for r in chosen]
+        return match
+
+    def resolve_faction(self, name: str, line: int) -> Match:
+        match = Match("faction", name, line, via="name")
+        for candidate in (name, names.ALLIANCE_PREFIX.sub("", name)):
+            got = self.factions.get(names.key(candidate))
+            if got:
+                match.record = {"id": slugify(got), "name": got}
+                return match
+        for alias in names.aliases_for("faction", name, self.ruleset):
+            got = self.factions.get(names.key(alias.means))
+            if got:
+                match.record, match.via, match.alias = {"id": slugify(got), "name": got}, "alias", alias
+                return match
+        match.via = "unresolved"
+        match.nearest = [self.factions[k] for k in difflib.get_close_matches(
+            names.key(names.ALLIANCE_PREFIX.sub("", name)), list(self.factions), NEAREST, 0.6)]
+        return match
+
+
+_INDEXES: dict[tuple[int, str], tuple[Bundle, Index]] = {}
+
+
+def index(kb: Bundle, ruleset: str) -> Index:
+    got = _INDEXES.get((id(kb), ruleset))
+    if got is None or got[0] is not kb:
+        got = (kb, Index(kb, ruleset))
+        _INDEXES[(id(kb), ruleset)] = got
+    return got[1]
+
+
+@dataclass
+class Attachment:
+    leader: int  # index of the leading (or supporting) unit
+    bodyguard: int
+    role: str  # leader / support
+    line: int  # where the list states it
+
+
+@dataclass
+class UnitResult:
+    unit: Unit
+    datasheet: Match
+    enhancements: list[tuple[Enhancement, Match]] = field(default_factory=list)
+    models: int | None = None  # declared, or inferred (below)
+    models_inferred: bool = False  # the list prints no model lines: the datasheet's smallest size is assumed
+    outside: bool = False  # of a faction other than the army's (and not fitting it)
+
+
+@dataclass
+class Resolution:
+    roster: Roster
+    ruleset: str | None = None
+    kb: Bundle | None = None
+    index: Index | None = None
+    factions: list[Match] = field(default_factory=list)
+    army: set[str] = field(default_factory=set)  # the army's factions (names as the build has them)
+    faction_evidence: str = ""
+    detachments: list[Match] = field(default_factory=list)
+    units: list[UnitResult] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def find(self, code: str, line: int, message: str, expected: str = "", found: str = "", rule: str | None = None,
+             unit: int | None = None, record: str = "", level: str | None = None) -> None:
+        from warscribe.schema.diagnostics import code_info
+
+        lvl = level or code_info(code).level
+        self.findings.append(Finding(Diagnostic(self.roster.file, line, lvl, code, message, expected, found,
+                                                record=record), rule, unit))
+
+    def unresolved(self, match: Match, what: str, unit: int | None = None) -> None:
+        if match.via == "ambiguous":
+            self.find("roster-ambiguous", match.line, f"{what} {match.name!r} matches {len(match.candidates)} records "
+                      f"the army's faction does not choose between", expected="one record",
+                      found=", ".join(match.candidates[:6]), unit=unit)
+        else:
+            near = "; nearest: " + ", ".join(repr(n) for n in match.nearest) if match.nearest else "; no name is near"
+            self.find("roster-unresolved", match.line, f"{what} {match.name!r} names no {self.ruleset} record of the "
+                      f"knowledge base{near}", expected=f"a {what} of the knowledge base ({self.ruleset})",
+                      found=match.name, unit=unit)
+
+    def renamed(self, match: Match, what: str, unit: int | None = None) -> None:
+        if match.alias:
+            self.find("roster-renamed", match.line, f"{what} {match.name!r} read as {match.alias.means!r} "
+                      f"(aliases.yaml): {match.alias.reason}", expected=match.alias.means, found=match.name, unit=unit,
+                      record=match.record["id"] if match.record and "kind" in match.record else "")
+
+
+# Formats that do not label enhancements: they are among a unit's wargear, found by name.
+UNLABELLED_ENHANCEMENTS = ("newrecruit-simple", "battlescribe")
+
+
+def resolve(roster: Roster, kb: Bundle, ruleset: str) -> Resolution:
+    """Every name of `roster` against the `ruleset` records of `kb`."""
+    idx = index(kb, ruleset)
+    res = Resolution(roster, ruleset, kb, idx)
+    _factions(res)
+    _detachments(res)
+    if not res.army:
+        _infer_faction(res)
+    prefer = set()
+    for m in res.detachments:
+        if m.record:
+            prefer |= set(m.record.get("enhancements", []))
+            prefer |= {e["id"] for e in kb.referring(m.record["id"], "enhancement")}
+    for i, unit in enumerate(roster.units):
+        ur = UnitResult(unit, idx.resolve("datasheet", unit.name, unit.line, res.army))
+        if roster.format in UNLABELLED_ENHANCEMENTS and not unit.enhancements:
+            _enhancements_in_wargear(unit, res, prefer)
+        for enh in unit.enhancements:
+            ur.enhancements.append((enh, idx.resolve("enhancement", enh.name, enh.line, res.army, prefer)))
+        _models(ur)
+        rec = ur.datasheet.record
+        if rec is not None and res.army and idx.faction_of(rec) not in res.army and not idx.fits(rec, res.army):
+            ur.outside = True
+        res.units.append(ur)
+    _attachments(res)
+    for i, ur in enumerate(res.units):
+        if not ur.datasheet.ok:
+            res.unresolved(ur.datasheet, "unit", i)
+        res.renamed(ur.datasheet, "unit", i)
+        for _enh, m in ur.enhancements:
+            if not m.ok:
+                res.unresolved(m, "enhancement", i)
+            res.renamed(m, "enhancement", i)
+    return res
+
+
+def _factions(res: Resolution) -> None:
+    roster, idx = res.roster, res.index
+    lines = roster.factions or []
+    for named in lines:
+        m = idx.resolve_faction(named.name, named.line)
+        res.factions.append(m)
+    if not lines and roster.faction_candidates:
+        # New Recruit's simple text: its title starts with the catalogue name; the longest prefix that names a faction.
+        for named in roster.faction_candidates:
+            m = idx.resolve_faction(named.name, named.line)
+            if m.ok:
+                res.factions.append(m)
+                break
+    res.army = {m.record["name"] for m in res.factions if m.ok}
+    if res.army:
+        res.faction_evidence = "the list names it"
+    for m in res.factions:
+        if not m.ok:
+            res.unresolved(m, "faction")
+        res.renamed(m, "faction")
+
+
+def _detachments(res: Resolution) -> None:
+    idx = res.index
+    for det in res.roster.detachments:
+        m = idx.resolve("detachment", det.name, det.line, res.army)
+        if not m.ok and det.parts:
+            # 'Darkflight Pursuit and Inner Circle Task Force': two detachments on one line.
+            res.detachments += [idx.resolve("detachment", p, det.line, res.army) for p in det.parts]
+            continue
+        if not m.ok and m.via == "unresolved":
+            as_faction = idx.resolve_faction(det.name, det.line)
+            if as_faction.ok and not res.army:
+                # The header's other order put the faction where the detachment was expected.
+                res.factions.append(as_faction)
+                res.army.add(as_faction.record["name"])
+                res.faction_evidence = f"line {det.line} (read as the faction: it names no detachment)"
+                continue
+        res.detachments.append(m)
+    for m in res.detachments:
+        if not m.ok:
+            res.unresolved(m, "detachment")
+        res.renamed(m, "detachment")
+
+
+def _infer_faction(res: Resolution) -> None:
+    """No faction line resolved: the faction most of the list's units belong to (only where one is clear)."""
+    counts: Counter = Counter()
+    for unit in res.roster.units:
+        recs = res.index.by_key["datasheet"].get(names.key(unit.name), [])
+        factions = {res.index.faction_of(r) for r in recs}
+        if len(factions) == 1:
+            counts[factions.pop()] += 1
+    if counts:
+        faction, n = counts.most_common(1)[0]
+        res.army = {faction}
+        res.faction_evidence = f"inferred: {n} of the list's units are {faction} datasheets and of no other faction"
+
+
+def _enhancements_in_wargear(unit: Unit, res: Resolution, prefer: set[str]) -> None:
+    """Wargear items that are, by exact name, an enhancement of the army (its detachments' first)."""
+    keep = []
+    for item in unit.wargear:
+        recs = res.index.by_key["enhancement"].get(names.key(item.name), [])
+        mine = [r for r in recs if r["id"] in prefer or res.index.faction_of(r) in res.army]
+        if mine:
+            unit.enhancements.append(Enhancement(item.name, item.line, explicit=False))
+        else:
+            keep.append(item)
+    unit.wargear = keep
+
+
+def _models(ur: UnitResult) -> None:
+    if ur.unit.models is not None:
+        ur.models = ur.unit.models
+        return
+    rec = ur.datasheet.record
+    if rec is None:
+        return
+    comp = rec.get("composition") or []
+    smallest = sum(c["min"] for c in comp) if comp else None
+    tiers = sorted(t["models"] for t in rec.get("points", []) if not t.get("condition"))
+    ur.models = smallest if smallest else (tiers[0] if tiers else None)
+    ur.models_inferred = ur.models is not None
+
+
+def _attachments(res: Resolution) -> None:
+    units = res.roster.units
+    groups: dict[int, list[int]] = {}
+    for i, u in enumerate(units):
+        if u.group is not None and u.role:
+            groups.setdefault(u.group, []).append(i)
+    for members in groups.values():
+        guards = [i for i in members if units[i].role == "bodyguard"]
+        for i in members:
+            if units[i].role in ("leader", "support"):
+                for g in guards:
+                    res.attachments.append(Attachment(i, g, units[i].role, units[i].line))
+    by_name: dict[str, list[int]] = {}
+    for i, u in enumerate(units):
+        by_name.setdefault(names.key(u.name), []).append(i)
+    taken: set[int] = set()
+    first_free: dict[str, int] = {}  # per name, where the untaken characters of that name start
+    for g, u in enumerate(units):
+        if u.attached_to is None:
+            continue
+        want = names.key(u.attached_to.name)
+        pool = by_name.get(want, [])
+        k = first_free.get(want, 0)
+        while k < len(pool) and pool[k] in taken:
+            k += 1
+        first_free[want] = k
+        pick = next((i for i in pool[k:k + 2] if i != g and i not in taken), None)
+        if pick is not None:
+            res.attachments.append(Attachment(pick, g, "leader", u.attached_to.line))
+            taken.add(pick)
+    for i, u in enumerate(units):
+        if u.leading is None or i in taken:
+            continue
+        # 'Leading Khorne Berzerkers[2]': the second unit of that name (the leader itself not counted).
+        same = by_name.get(names.key(u.leading.name), [])
+        k = (u.leading_index or 1) - 1
+        at = bisect.bisect_left(same, i)  # the indices are in list order
+        if k >= 0 and at < len(same) and same[at] == i and at <= k:
+            k += 1
+        if 0 <= k < len(same):
+            res.attachments.append(Attachment(i, same[k], "leader", u.leading.line))
+            taken.add(i)
+
+
+def datasheet_rulesets(kb: Bundle) -> Counter:
+    """How many datasheets of each ruleset a build holds."""
+    return Counter(r.get("ruleset") for r in kb.kind("datasheet"))
+
+
+__all__ = ["Attachment", "Index", "Match", "Resolution", "UnitResult", "datasheet_rulesets", "index", "resolve",
+           "Detachment", "Named"]
