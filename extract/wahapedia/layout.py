@@ -21,7 +21,10 @@ REQUIRED = {
     "Enhancements.csv": ["faction_id", "name", "id", "cost", "detachment", "description"],
     "Detachment_abilities.csv": ["id", "faction_id", "name", "legend", "description", "detachment"],
     "Detachments.csv": ["id", "faction_id", "name"],
+    "Source.csv": ["id", "name"],
 }
+#: The tables read, in the order they are read.
+TABLES = tuple(REQUIRED)
 # Without these there is nothing to read; the others may be absent from an export.
 ESSENTIAL = ("Factions.csv", "Datasheets.csv")
 
