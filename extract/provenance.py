@@ -13,20 +13,26 @@ from warscribe.extract.lines import Document, Line
 # Lines of one sighting further apart than this are separate places on the page
 # (a stratagem's list entry at the top and its text further down).
 GAP = 4
+#: Files read as tables of rows (the Wahapedia export).
+TABLE_SUFFIXES = (".csv",)
 
 
 def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list[str] | None = None,
-          first_column: int | None = None, last_column: int | None = None, item: dict | None = None) -> dict:
-    """`item`: for structured data, the entry read ({catalogue, id} of a BattleScribe entry)."""
+          first_column: int | None = None, last_column: int | None = None, item: dict | None = None,
+          publication: dict | None = None) -> dict:
+    """`item`: for structured data, the entry read ({catalogue, id} of a BattleScribe entry);
+    `publication`: the publication a table row names (the Wahapedia export's Source.csv)."""
     out = {"file": file, "first_line": first_line, "last_line": last_line, "ruleset": ruleset}
     if first_column:
         out["first_column"] = first_column
     if last_column:
         out["last_column"] = last_column
     if fields:
-        out["fields"] = fields
+        out["fields"] = list(fields)
     if item:
         out["entry"] = item
+    if publication:
+        out["publication"] = dict(publication)
     return out
 
 
@@ -55,17 +61,28 @@ def from_lines(doc: Document, lines: list[Line], fields: list[str] | None = None
 
 def _ordered(e: dict) -> dict:
     """Keys in schema order (fields last) whatever order they were set in."""
-    order = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry", "repairs")
+    order = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry", "repairs",
+             "publication")
     return {k: e[k] for k in order if k in e}
 
 
-def from_rows(rows: list, ruleset: str, fields: list[str] | None = None) -> list[dict]:
-    """One entry per file of the table rows (anything with ``file``, ``line`` and ``last_line``)."""
+def from_rows(rows: list, ruleset: str, fields: list[str] | None = None, publication: dict | None = None) -> list[dict]:
+    """One entry per run of adjacent table rows of a file (anything with ``file``, ``line`` and
+    ``last_line``), so an entry never spans rows of other records."""
     by_file: dict[str, list] = {}
     for r in rows:
         by_file.setdefault(r.file, []).append(r)
-    return [entry(file, min(r.line for r in rs), max(r.last_line for r in rs), ruleset, fields)
-            for file, rs in by_file.items()]
+    out = []
+    for file, rs in by_file.items():
+        rs = sorted(rs, key=lambda r: r.line)
+        first, last = rs[0].line, rs[0].last_line
+        for r in rs[1:]:
+            if r.line > last + 1:
+                out.append(entry(file, first, last, ruleset, fields, publication=publication))
+                first = r.line
+            last = max(last, r.last_line)
+        out.append(entry(file, first, last, ruleset, fields, publication=publication))
+    return out
 
 
 def key(e: dict) -> tuple:
@@ -79,8 +96,10 @@ def merge_spans(entries: list[dict]) -> list[dict]:
     for e in entries:
         if merged:
             last = merged[-1]
+            # Between two rows of a table lie other rows, not blank lines: rows join only when adjacent.
+            gap = 1 if e["file"].endswith(TABLE_SUFFIXES) else GAP
             if (last["file"] == e["file"] and last.get("fields") == e.get("fields")
-                    and e["first_line"] - last["last_line"] <= GAP):
+                    and e["first_line"] - last["last_line"] <= gap):
                 # Also folds a span inside another (one passage seen through two records).
                 for repair in e.get("repairs", []):
                     if repair not in last.setdefault("repairs", []):
