@@ -42,8 +42,9 @@ def known_keywords(records: list[dict]) -> Known:
             names.update(a["keyword"] for a in rec["abilities"] if "keyword" in a)
         for name in _TEXT_FIELDS.get(kind, ()):
             names.update(standalone_keywords(rec.get(name)))
-        if kind == "detachment" and rec.get("rule"):
-            names.update(standalone_keywords(rec["rule"]["text"]))
+        if kind == "detachment":
+            for rule in ([rec["rule"]] if rec.get("rule") else []) + rec.get("additional_rules", []):
+                names.update(standalone_keywords(rule["text"]))
         names.update(m["keyword"] for m in rec.get("mentions", []) if "keyword" in m)
     return Known(sorted(names))
 
@@ -111,9 +112,13 @@ def compile_records(records: list[dict]) -> list[dict]:
             if rec["text"]:
                 fields["effects"] = compile_text(rec["text"], ctx)
             out[rec["id"]] = _rebuild(rec, **fields)
-        elif kind == "detachment" and rec["rule"]:
-            rule = dict(rec["rule"], effects=compile_text(rec["rule"]["text"], ctx))
-            out[rec["id"]] = _rebuild(rec, rule=rule)
+        elif kind == "detachment" and (rec["rule"] or rec.get("additional_rules")):
+            fields = {}
+            if rec["rule"]:
+                fields["rule"] = dict(rec["rule"], effects=compile_text(rec["rule"]["text"], ctx))
+            if rec.get("additional_rules"):
+                fields["additional_rules"] = [dict(r, effects=compile_text(r["text"], ctx)) for r in rec["additional_rules"]]
+            out[rec["id"]] = _rebuild(rec, **fields)
         elif kind == "rule" and rec["title"] is None and rec["number"] is None:
             out[rec["id"]] = _rebuild(rec, effects=compile_text(rec["text"], ctx))
     for d in datasheets:
@@ -134,4 +139,6 @@ def without_derived(record: dict) -> dict:
         out["abilities"] = [{k: v for k, v in a.items() if k != "effects"} for a in record["abilities"]]
     if record["kind"] == "detachment" and record.get("rule"):
         out["rule"] = {k: v for k, v in record["rule"].items() if k != "effects"}
+    if record["kind"] == "detachment" and record.get("additional_rules"):
+        out["additional_rules"] = [{k: v for k, v in r.items() if k != "effects"} for r in record["additional_rules"]]
     return out
