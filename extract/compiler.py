@@ -86,15 +86,22 @@ def compile_records(records: list[dict]) -> list[dict]:
     detachments = {r["id"]: r for r in records if r["kind"] == "detachment"}
     datasheets = [r for r in records if r["kind"] == "datasheet"]
     can_target: dict[str, list[str]] = {d["id"]: [] for d in datasheets}
+    # Candidates by ruleset and by (ruleset, faction), each with its unit's keywords, made once:
+    # a whole game is a thousand stratagems over fifteen hundred datasheets.
+    by_ruleset: dict[str, list[tuple[dict, list[str]]]] = {}
+    by_faction: dict[tuple[str, str], list[tuple[dict, list[str]]]] = {}
+    for d in datasheets:
+        entry = (d, unit_keywords(d))
+        by_ruleset.setdefault(d["ruleset"], []).append(entry)
+        by_faction.setdefault((d["ruleset"], d["faction"]), []).append(entry)
     for rec in records:
         kind, ctx = rec["kind"], context(rec["ruleset"])
         if kind == "stratagem":
             expr = _all(parse_phrase(rec["target"], known), parse_restriction(rec["restrictions"], known))
             faction = (detachments.get(rec["detachment"] or "") or {}).get("faction")
-            targets = sorted(
-                d["id"] for d in datasheets
-                if d["ruleset"] == rec["ruleset"] and (rec["origin"] != "detachment" or d["faction"] == faction)
-                and matches(expr, unit_keywords(d)))
+            candidates = (by_ruleset.get(rec["ruleset"], []) if rec["origin"] != "detachment"
+                          else by_faction.get((rec["ruleset"], faction), []))
+            targets = sorted(d["id"] for d, words in candidates if matches(expr, words))
             for d in targets:
                 can_target[d].append(rec["id"])
             fields = {"target_keywords": expr, "targets": targets}
@@ -104,10 +111,9 @@ def compile_records(records: list[dict]) -> list[dict]:
         elif kind == "enhancement":
             expr = parse_phrase(rec["restriction"], known)
             faction = (detachments.get(rec["detachment"] or "") or {}).get("faction")
-            bearers = sorted(
-                d["id"] for d in datasheets
-                if d["ruleset"] == rec["ruleset"] and (faction is None or d["faction"] == faction)
-                and matches(expr, unit_keywords(d)))
+            candidates = (by_ruleset.get(rec["ruleset"], []) if faction is None
+                          else by_faction.get((rec["ruleset"], faction), []))
+            bearers = sorted(d["id"] for d, words in candidates if matches(expr, words))
             fields = {"restriction_keywords": expr, "bearers": bearers}
             if rec["text"]:
                 fields["effects"] = compile_text(rec["text"], ctx)

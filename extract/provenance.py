@@ -1,7 +1,8 @@
 """Provenance entries (a record's ``source``): which file, which lines, which ruleset.
 
 Text and HTML pages give lines of a Document; the Wahapedia export gives table rows;
-BattleScribe data gives entries (``entry``: catalogue and entry id, beside the line).
+BattleScribe data gives entries (``entry``: catalogue and entry id, beside the line); a row
+of the export that names its publication says it (``publication``, from Source.csv).
 All become the same entries here; ``fields`` names the fields an entry backs when it
 backs only some of the record (model characteristics added from the export).
 """
@@ -18,10 +19,8 @@ TABLE_SUFFIXES = (".csv",)
 
 
 def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list[str] | None = None,
-          first_column: int | None = None, last_column: int | None = None, item: dict | None = None,
-          publication: dict | None = None) -> dict:
-    """`item`: for structured data, the entry read ({catalogue, id} of a BattleScribe entry);
-    `publication`: the publication a table row names (the Wahapedia export's Source.csv)."""
+          first_column: int | None = None, last_column: int | None = None, item: dict | None = None) -> dict:
+    """`item`: for structured data, the entry read ({catalogue, id} of a BattleScribe entry)."""
     out = {"file": file, "first_line": first_line, "last_line": last_line, "ruleset": ruleset}
     if first_column:
         out["first_column"] = first_column
@@ -31,8 +30,6 @@ def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list
         out["fields"] = list(fields)
     if item:
         out["entry"] = item
-    if publication:
-        out["publication"] = dict(publication)
     return out
 
 
@@ -66,7 +63,7 @@ def _ordered(e: dict) -> dict:
     return {k: e[k] for k in order if k in e}
 
 
-def from_rows(rows: list, ruleset: str, fields: list[str] | None = None, publication: dict | None = None) -> list[dict]:
+def from_rows(rows: list, ruleset: str, fields: list[str] | None = None) -> list[dict]:
     """One entry per run of adjacent table rows of a file (anything with ``file``, ``line`` and
     ``last_line``), so an entry never spans rows of other records."""
     by_file: dict[str, list] = {}
@@ -78,10 +75,10 @@ def from_rows(rows: list, ruleset: str, fields: list[str] | None = None, publica
         first, last = rs[0].line, rs[0].last_line
         for r in rs[1:]:
             if r.line > last + 1:
-                out.append(entry(file, first, last, ruleset, fields, publication=publication))
+                out.append(entry(file, first, last, ruleset, fields))
                 first = r.line
             last = max(last, r.last_line)
-        out.append(entry(file, first, last, ruleset, fields, publication=publication))
+        out.append(entry(file, first, last, ruleset, fields))
     return out
 
 

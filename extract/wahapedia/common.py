@@ -38,10 +38,17 @@ class Sighting:
     publication: dict | None = None  # Source.csv's publication of the record, where the export says
 
     def source(self, ruleset: str) -> list[dict]:
-        """Provenance of the whole record: its main rows (with the publication they are printed in),
-        then each part's rows with its fields."""
-        return provenance.from_rows(self.rows, ruleset, publication=self.publication) + [
-            p for fields, rows in self.parts for p in provenance.from_rows(rows, ruleset, fields)]
+        """Provenance of the whole record: its main rows, then each part's rows with its fields.
+        The entry of its first row (a datasheet's Datasheets.csv row, a weapon's profile row) says
+        the publication it is printed in."""
+        entries = provenance.from_rows(self.rows, ruleset)
+        if self.publication:
+            first = self.rows[0]
+            for e in entries:
+                if e["file"] == first.file and e["first_line"] <= first.line <= e["last_line"]:
+                    e["publication"] = dict(self.publication)
+                    break
+        return entries + [p for fields, rows in self.parts for p in provenance.from_rows(rows, ruleset, fields)]
 
 
 class Rows:

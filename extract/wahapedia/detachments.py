@@ -8,6 +8,7 @@ from warscribe.extract.stratagem_text import DESIGNER, stratagem_fields, timing
 from warscribe.extract.wahapedia.common import Rows, Sighting, text
 from warscribe.extract.wahapedia.tables import Row
 from warscribe.schema import ids, records
+from warscribe.schema.text import slugify
 from warscribe.schema.values import parse_int
 
 _CATEGORY = re.compile(r"\b(Battle Tactic|Strategic Ploy|Epic Deed|Wargear)\b")
@@ -264,3 +265,40 @@ class DetachmentRows(Rows):
                     sighting.parts.append(([field_name], part))
             out.append(sighting)
         return out
+
+    def title_publications(self, sightings: list[Sighting]) -> set[str]:
+        """Give the detachment-level sightings the publication whose title names their detachment.
+
+        The export's stratagems, enhancements and detachment rules name no publication, but
+        Source.csv titles the releases of one detachment after it ('Grotmas Calendar: Adeptus
+        Custodes - Solar Spearhead', 'Orks - More Dakka!'), and Boarding Actions after itself:
+        those sightings get that publication, marked ``by: title``. Returns the ids of the
+        publications given.
+        """
+        detachments: dict[str, list[dict]] = {}
+        for s in sightings:
+            if s.record["kind"] == "detachment":
+                detachments.setdefault(slugify(s.record["name"]), []).append(s.record)
+        chosen: dict[str, dict] = {}  # detachment id (or 'boarding-actions') -> publication
+        for src in self.rows("Source.csv"):
+            title = text(src["name"])
+            head, _, tail = title.rpartition(" - ")
+            if not head and slugify(title) == "boarding-actions":
+                chosen["boarding-actions"] = src
+                continue
+            matches = detachments.get(slugify(tail), []) if head else []
+            if len(matches) > 1:
+                matches = [d for d in matches if slugify(d["faction"]) in slugify(head)]
+            if len(matches) == 1:
+                chosen[matches[0]["id"]] = src
+        given: set[str] = set()
+        for s in sightings:
+            rec = s.record
+            key = rec["id"] if rec["kind"] == "detachment" else rec.get("detachment") or (
+                "boarding-actions" if rec.get("origin") == "boarding-actions" else None)
+            src = chosen.get(key) if key else None
+            if src is not None and s.publication is None:
+                s.publication = dict(self._read_publication(src), by="title")
+                given.add(src["id"])
+        return given
+

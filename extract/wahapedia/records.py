@@ -52,6 +52,12 @@ def load_export(path: Path, display: str, ruleset: str, report: Report, limits: 
     sightings += b.ability_records() + b.army_rule_abilities(army_rules)
     made = {ds_id: s.record["id"] for ds_id, s in _datasheets_by_row(sightings).items()}
     sightings += b.keyword_records(made)
+    named = {r["source_id"].strip() for r in b.rows("Datasheets.csv")} | b.title_publications(sightings)
+    for r in b.rows("Source.csv"):
+        if r["id"] not in named:
+            r.error(report, "unused-publication", "name", f"{text(r['name'])} is named by no row and titles no "
+                    "detachment; it is on no record's provenance", expected="a publication a row names",
+                    level="warning")
     return Export(display, ruleset, _one_per_id(sightings, report), [t.file for t in tables.values()])
 
 

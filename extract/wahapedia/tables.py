@@ -9,7 +9,7 @@ from pathlib import Path, PurePosixPath
 from warscribe.extract.battlescribe.files import Member, is_archive, read_archive
 from warscribe.extract.encoding import decode_utf8
 from warscribe.extract.limits import Limits
-from warscribe.extract.wahapedia.layout import ESSENTIAL, LAYOUT, REQUIRED, SEPARATOR, TABLES
+from warscribe.extract.wahapedia.layout import ESSENTIAL, LAYOUT, REQUIRED, SEPARATOR, TABLES, UNREAD
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.text import spreadsheet_text
 
