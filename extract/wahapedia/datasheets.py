@@ -122,10 +122,10 @@ class DatasheetRows(Rows):
                                 (costs, "datasheet_id"), (leads, "leader_id"), (led, "attached_id")):
             for did, rows in rows_of.items():
                 if did not in listed:  # (a datasheet listed but skipped was reported at its own row)
-                    rows[0].error(self.report, "unknown-reference", column,
-                                  f"datasheet {did!r} is not in Datasheets.csv; its {len(rows)} row(s) of "
-                                  f"{rows[0].file.rsplit('/', 1)[-1]} skipped", expected="an id of Datasheets.csv",
-                                  level="warning")
+                    for r in rows:
+                        r.error(self.report, "unknown-reference", column,
+                                f"datasheet {did!r} is not in Datasheets.csv; row skipped",
+                                expected="an id of Datasheets.csv", level="warning")
         for r in self.rows("Datasheets.csv"):
             if r["id"] not in known:
                 continue
