@@ -70,6 +70,8 @@ CODES: dict[str, Code] = {
     "too-many-fields": Code("error", "A CSV row has more cells than its header.", "Repair the row in the export."),
     "wrong-separator": Code("error", "A CSV file does not use the expected '|' separator.", "Export with '|' separators."),
     "unknown-table": Code("warning", "A CSV file that the reader does not know; ignored.", "Nothing, or extend the reader."),
+    "duplicate-table": Code("error", "An export gives one table twice (two folders of its archive hold the same file); "
+                            "the later copy was not read.", "Repack the export with one copy of each table."),
     "unread-table": Code("warning", "A table of the export that the reader does not read (what it says is compiled "
                          "from the records instead); the message says why.", "Nothing; see docs/formats.md."),
     "unused-publication": Code("warning", "A publication of Source.csv that no row names and no detachment's title "
