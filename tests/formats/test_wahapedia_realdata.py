@@ -496,3 +496,15 @@ def test_the_whole_game_round_trips_through_our_export(records, tmp_path):
 
     differing = [rid for rid in carried if same(back[rid]) != same(carried[rid])]
     assert not differing, differing[:5]
+
+
+def test_the_example_manifest_names_the_export_with_its_checksum():
+    from warscribe.extract.manifest import load_manifest
+    from warscribe.extract.pipeline import READERS
+    from warscribe.schema.diagnostics import Report
+
+    report = Report()
+    manifest = realdata.ROOT / "examples" / "wahapedia-10e" / "manifest.yaml"
+    [source] = load_manifest(manifest, report, READERS, (realdata.path("wahapedia-10e").parent,))
+    assert report.diagnostics == [] and source.entry["kind"] == "wahapedia-csv"
+    assert source.path.name == ARCHIVE
