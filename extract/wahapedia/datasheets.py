@@ -54,9 +54,11 @@ def _model_key(name: str) -> str:
 
 def _split_parts(line: str) -> list[str]:
     """'1 Sword Brother, 4 Initiates and 5 Neophytes' -> its model lines (not inside parentheses)."""
-    parts, depth, start = [], 0, 0
+    parts, depth, start, seen = [], 0, 0, 0
     for m in _PARTS.finditer(line):
-        depth = line.count("(", 0, m.start()) - line.count(")", 0, m.start())
+        chunk = line[seen:m.start()]  # counted once: linear in the line
+        depth += chunk.count("(") - chunk.count(")")
+        seen = m.start()
         if depth == 0:
             parts.append(line[start:m.start()])
             start = m.end()
@@ -235,17 +237,24 @@ class DatasheetRows(Rows):
         alternatives = [a for a in alternatives if a]
         if len(alternatives) <= 1:
             return [{"name": n, "min": lo, "max": hi} for n, lo, hi in (alternatives[0] if alternatives else [])]
-        order: dict[str, str] = {}
+        # Per kind of model: its name as first printed, how many alternatives have it, and the least
+        # and most of it they have (an alternative without it has none of it).
+        seen: dict[str, list] = {}  # key -> [name, alternatives, least, most]
         for alt in alternatives:
-            for name, _lo, _hi in alt:
-                order.setdefault(_model_key(name), name)
-        out = []
-        for key, name in order.items():
-            counts = [[(lo, hi) for n, lo, hi in alt if _model_key(n) == key] for alt in alternatives]
-            lows = [sum(lo for lo, _h in c) for c in counts]
-            highs = [sum(hi for _l, hi in c) for c in counts]
-            out.append({"name": name, "min": min(lows), "max": max(max(highs), 1)})
-        return out
+            total: dict[str, list[int]] = {}
+            for name, lo, hi in alt:
+                key = _model_key(name)
+                seen.setdefault(key, [name, 0, None, 0])
+                got = total.setdefault(key, [0, 0])
+                got[0] += lo
+                got[1] += hi
+            for key, (lo, hi) in total.items():
+                entry = seen[key]
+                entry[1] += 1
+                entry[2] = lo if entry[2] is None else min(entry[2], lo)
+                entry[3] = max(entry[3], hi)
+        return [{"name": name, "min": least if count == len(alternatives) else 0, "max": max(most, 1)}
+                for name, count, least, most in seen.values()]
 
     def points(self, rows: list[Row]) -> tuple[list[dict], list[dict]]:
         """(points per unit size, points added for an optional model or wargear)."""
