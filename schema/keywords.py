@@ -22,7 +22,7 @@ from collections.abc import Iterable
 def same_keyword(a: str, b: str) -> bool:
     """Equal as keywords: case folded, singular and plural alike (TERMINATOR / TERMINATORS), a curly
     apostrophe the same as a straight one (rules text prints T’AU EMPIRE, datasheets T'AU EMPIRE)."""
-    a, b = " ".join(a.upper().replace("’", "'").split()), " ".join(b.upper().replace("’", "'").split())
+    a, b = _normal(a), _normal(b)
     if a == b:
         return True
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
@@ -33,14 +33,18 @@ def has_keyword(keywords: Iterable[str], keyword: str) -> bool:
     return _has(_normal_set(keywords), keyword)
 
 
+def _normal(keyword: str) -> str:
+    return " ".join(keyword.upper().replace("’", "'").split())
+
+
 def _normal_set(keywords: Iterable[str]) -> frozenset[str]:
-    return frozenset(" ".join(k.upper().split()) for k in keywords)
+    return frozenset(_normal(k) for k in keywords)
 
 
 def _has(normal: frozenset[str], keyword: str) -> bool:
     """`same_keyword` against every keyword of `normal` (normal forms) at once: the forms that
     are the same keyword as `keyword` (itself, its plural, its singular), looked up."""
-    k = " ".join(keyword.upper().split())
+    k = _normal(keyword)
     if k in normal or k + "S" in normal or k + "ES" in normal:
         return True
     return (k.endswith("S") and k[:-1] in normal) or (k.endswith("ES") and k[:-2] in normal)
