@@ -42,8 +42,9 @@ def known_keywords(records: list[dict]) -> Known:
             names.update(a["keyword"] for a in rec["abilities"] if "keyword" in a)
         for name in _TEXT_FIELDS.get(kind, ()):
             names.update(standalone_keywords(rec.get(name)))
-        if kind == "detachment" and rec.get("rule"):
-            names.update(standalone_keywords(rec["rule"]["text"]))
+        if kind == "detachment":
+            for rule in ([rec["rule"]] if rec.get("rule") else []) + rec.get("additional_rules", []):
+                names.update(standalone_keywords(rule["text"]))
         names.update(m["keyword"] for m in rec.get("mentions", []) if "keyword" in m)
     return Known(sorted(names))
 
@@ -85,15 +86,22 @@ def compile_records(records: list[dict]) -> list[dict]:
     detachments = {r["id"]: r for r in records if r["kind"] == "detachment"}
     datasheets = [r for r in records if r["kind"] == "datasheet"]
     can_target: dict[str, list[str]] = {d["id"]: [] for d in datasheets}
+    # Candidates by ruleset and by (ruleset, faction), each with its unit's keywords, made once:
+    # a whole game is a thousand stratagems over fifteen hundred datasheets.
+    by_ruleset: dict[str, list[tuple[dict, list[str]]]] = {}
+    by_faction: dict[tuple[str, str], list[tuple[dict, list[str]]]] = {}
+    for d in datasheets:
+        entry = (d, unit_keywords(d))
+        by_ruleset.setdefault(d["ruleset"], []).append(entry)
+        by_faction.setdefault((d["ruleset"], d["faction"]), []).append(entry)
     for rec in records:
         kind, ctx = rec["kind"], context(rec["ruleset"])
         if kind == "stratagem":
             expr = _all(parse_phrase(rec["target"], known), parse_restriction(rec["restrictions"], known))
             faction = (detachments.get(rec["detachment"] or "") or {}).get("faction")
-            targets = sorted(
-                d["id"] for d in datasheets
-                if d["ruleset"] == rec["ruleset"] and (rec["origin"] != "detachment" or d["faction"] == faction)
-                and matches(expr, unit_keywords(d)))
+            candidates = (by_ruleset.get(rec["ruleset"], []) if rec["origin"] != "detachment"
+                          else by_faction.get((rec["ruleset"], faction), []))
+            targets = sorted(d["id"] for d, words in candidates if matches(expr, words))
             for d in targets:
                 can_target[d].append(rec["id"])
             fields = {"target_keywords": expr, "targets": targets}
@@ -103,17 +111,20 @@ def compile_records(records: list[dict]) -> list[dict]:
         elif kind == "enhancement":
             expr = parse_phrase(rec["restriction"], known)
             faction = (detachments.get(rec["detachment"] or "") or {}).get("faction")
-            bearers = sorted(
-                d["id"] for d in datasheets
-                if d["ruleset"] == rec["ruleset"] and (faction is None or d["faction"] == faction)
-                and matches(expr, unit_keywords(d)))
+            candidates = (by_ruleset.get(rec["ruleset"], []) if faction is None
+                          else by_faction.get((rec["ruleset"], faction), []))
+            bearers = sorted(d["id"] for d, words in candidates if matches(expr, words))
             fields = {"restriction_keywords": expr, "bearers": bearers}
             if rec["text"]:
                 fields["effects"] = compile_text(rec["text"], ctx)
             out[rec["id"]] = _rebuild(rec, **fields)
-        elif kind == "detachment" and rec["rule"]:
-            rule = dict(rec["rule"], effects=compile_text(rec["rule"]["text"], ctx))
-            out[rec["id"]] = _rebuild(rec, rule=rule)
+        elif kind == "detachment" and (rec["rule"] or rec.get("additional_rules")):
+            fields = {}
+            if rec["rule"]:
+                fields["rule"] = dict(rec["rule"], effects=compile_text(rec["rule"]["text"], ctx))
+            if rec.get("additional_rules"):
+                fields["additional_rules"] = [dict(r, effects=compile_text(r["text"], ctx)) for r in rec["additional_rules"]]
+            out[rec["id"]] = _rebuild(rec, **fields)
         elif kind == "rule" and rec["title"] is None and rec["number"] is None:
             out[rec["id"]] = _rebuild(rec, effects=compile_text(rec["text"], ctx))
     for d in datasheets:
@@ -134,4 +145,6 @@ def without_derived(record: dict) -> dict:
         out["abilities"] = [{k: v for k, v in a.items() if k != "effects"} for a in record["abilities"]]
     if record["kind"] == "detachment" and record.get("rule"):
         out["rule"] = {k: v for k, v in record["rule"].items() if k != "effects"}
+    if record["kind"] == "detachment" and record.get("additional_rules"):
+        out["additional_rules"] = [{k: v for k, v in r.items() if k != "effects"} for r in record["additional_rules"]]
     return out

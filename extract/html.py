@@ -86,10 +86,14 @@ def _is_ability_span(tag: Tag) -> bool:
 
 
 class _Reader:
-    def __init__(self, doc: Document, report: Report, tooltip_ids: set[str]):
+    def __init__(self, doc: Document, report: Report, tooltip_ids: set[str], fragment: bool = False):
         self.doc = doc
         self.report = report
         self.tooltip_ids = tooltip_ids
+        # A field of a data export (fragment_text): its tables are rules laid out in boxes,
+        # not weapon profiles, so no cell's spans are weapon abilities and a one-cell row
+        # reads as the paragraphs and items it holds.
+        self.fragment = fragment
         self.buf: list[str] = []
         self.buf_line = 0
         self.cursor = 1  # source line of the parser's position, as far as we know it
@@ -112,6 +116,12 @@ class _Reader:
         elif after == "hard" or self.next_break == "soft":
             self.next_break = "hard"  # a second <br> in a row ends a paragraph
         self.buf = []
+
+    def add_line(self, line: Line) -> None:
+        """A line made whole (a table row, a chrome line), with its break like flush()'s lines."""
+        self.doc.lines.append(line)
+        self.breaks.append(self.next_break)
+        self.next_break = "soft"  # the rows of one table, one a line
 
     def add_text(self, text: str) -> None:
         if not self.buf or not _collapse("".join(self.buf)):
@@ -154,7 +164,7 @@ class _Reader:
             if text:
                 ln = Line(node.sourceline or self.cursor, text)
                 ln.classify(chrome)
-                self.doc.lines.append(ln)
+                self.add_line(ln)
             return
         if name == "br":
             self.flush("soft")
@@ -180,13 +190,19 @@ class _Reader:
             cells = [c for c in row.find_all(["td", "th"], recursive=False)]
             if not cells:
                 continue
+            if self.fragment and len(cells) == 1:
+                self.flush()
+                self.walk(cells[0], in_tooltip)
+                self.flush()
+                continue
             texts = [self.cell_text(c, first=(i == _first_filled(cells))) for i, c in enumerate(cells)]
             line_no = row.sourceline or self.cursor
             if all(c.name == "th" for c in cells):
                 # A heading row, as text dumps print one: 'RANGED WEAPONS | RANGE | ... |'.
-                self.doc.lines.append(Line(line_no, _collapse(" | ".join(texts) + " |"), cells=texts))
+                self.add_line(Line(line_no, _collapse(" | ".join(texts) + " |"), cells=texts))
             else:
-                self.doc.lines.append(Line(line_no, _collapse("| " + " | ".join(texts) + " |"), cells=texts))
+                self.add_line(Line(line_no, _collapse("| " + " | ".join(texts) + " |"), cells=texts))
+        self.next_break = "hard"
         # A nested tooltip content inside a cell is still read, after the body.
         for inner in table.find_all(id=True):
             if not in_tooltip and self.is_tooltip_content(inner):
@@ -206,7 +222,7 @@ class _Reader:
                 elif isinstance(child, Tag):
                     if child.name in _DROPPED or (child.get("id") and self.is_tooltip_content(child)):
                         continue
-                    if first and _is_ability_span(child) and not child.find(_is_ability_span):
+                    if first and not self.fragment and _is_ability_span(child) and not child.find(_is_ability_span):
                         ability = _collapse(child.get_text(" ")).strip("[] ")
                         if ability:
                             abilities.append(ability)
@@ -214,6 +230,8 @@ class _Reader:
                     if child.name == "br" or child.name in _BLOCK:
                         parts.append(" ")
                     gather(child)
+                    if child.name in _BLOCK:  # 'M +3"' in its box, then 'Add 3" ...': words apart
+                        parts.append(" ")
 
         gather(cell)
         text = _collapse("".join(parts))
@@ -231,14 +249,17 @@ def _first_filled(cells: list[Tag]) -> int:
 
 
 def _rows(table: Tag) -> list[Tag]:
-    """The table's own rows (through thead/tbody/tfoot), not those of nested tables."""
+    """The table's own rows (through thead/tbody/tfoot, even nested ones as the Wahapedia export
+    writes `<tbody><tbody><tr>`), not those of nested tables."""
     rows = []
-    for child in table.children:
-        if isinstance(child, Tag):
-            if child.name == "tr":
-                rows.append(child)
-            elif child.name in ("thead", "tbody", "tfoot"):
-                rows.extend(r for r in child.children if isinstance(r, Tag) and r.name == "tr")
+    sections = [table]
+    while sections:
+        for child in sections.pop(0).children:
+            if isinstance(child, Tag):
+                if child.name == "tr":
+                    rows.append(child)
+                elif child.name in ("thead", "tbody", "tfoot"):
+                    sections.append(child)
     return rows
 
 
@@ -253,7 +274,7 @@ def fragment_text(fragment: str) -> str:
         paragraphs = re.split(r"\n[ \t\r\f]*\n\s*", fragment.strip())
         return "\n\n".join("\n".join(_collapse(x) for x in p.split("\n") if x.strip()) for p in paragraphs if p.strip())
     doc = Document(path="", ruleset="", kind="", meta={})
-    reader = _Reader(doc, Report(), set())
+    reader = _Reader(doc, Report(), set(), fragment=True)
     soup = BeautifulSoup(fragment, "html.parser")
     if nesting_depth(soup)[0] > MAX_DEPTH:
         # Too deep to walk: its plain text, one paragraph (the CSV reader reports the cell).

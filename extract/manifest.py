@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from warscribe.extract.battlescribe.files import is_archive
 from warscribe.extract.wahapedia import folder_sha256
 from warscribe.schema import safeyaml
 from warscribe.schema.diagnostics import Report
@@ -21,11 +22,11 @@ from warscribe.schema.registry import fast_validator, schema
 
 # Source kinds, as the manifest schema declares them.
 KINDS_OF_SOURCE = tuple(schema("manifest")["$defs"]["entry"]["properties"]["kind"]["enum"])
-# Kinds whose `file` is a folder, checksummed over its files (see folder_sha256).
+# Kinds whose `file` is a folder (checksummed over its files, see folder_sha256) or an archive of one.
 FOLDER_KINDS = {"wahapedia-csv"}
 # Kinds read by their own readers, not as a text file: what they are, and what `file` may name.
 DATA_KINDS = {
-    "wahapedia-csv": ("export folder", "a folder of .csv files"),
+    "wahapedia-csv": ("export folder", "a folder of .csv files or a .tar.xz/.zip archive of one"),
     "battlescribe": ("BattleScribe data", "a folder, a .gst/.cat/.json file or a .tar.xz/.zip archive"),
 }
 
@@ -136,7 +137,7 @@ def load_manifest(manifest: Path, report: Report, readers: dict, roots: tuple[Pa
         if entry["kind"] in DATA_KINDS:
             # A folder (checksummed over its files, see folder_sha256) or, for some kinds, an archive.
             what, expected = DATA_KINDS[entry["kind"]]
-            if not (path.is_dir() or (path.is_file() and entry["kind"] not in FOLDER_KINDS)):
+            if not (path.is_dir() or (path.is_file() and (entry["kind"] not in FOLDER_KINDS or is_archive(path)))):
                 report.error(mname, line, "missing-source", f"{what} {entry['file']} does not exist",
                              expected=expected, found="nothing" if not path.exists() else "a file")
                 continue

@@ -74,7 +74,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
         progress("read", n, len(sources))
         prov_name = src.name
         if src.entry["kind"] == "wahapedia-csv":
-            exports.append(load_export(src.path, prov_name, src.entry["ruleset"], report, limits))
+            exports.append(load_export(src.path, battlescribe.cited_name(prov_name), src.entry["ruleset"], report, limits))
             continue
         if src.entry["kind"] == "battlescribe":
             # XML data (a folder or an archive), read by its own bounded reader.
@@ -135,7 +135,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
     for rec in records:
         errors = record_errors(rec)
         if errors:
-            src = rec["source"][0]
+            src = (rec.get("source") or [{"file": "(no source)", "first_line": 1}])[0]
             for path, message in errors:
                 report.error(src["file"], src["first_line"], "schema", f"{rec['id']}: {path}: {message}; record not written",
                              expected=f"a valid {rec['kind']} record", found=path)

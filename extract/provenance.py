@@ -1,7 +1,8 @@
 """Provenance entries (a record's ``source``): which file, which lines, which ruleset.
 
 Text and HTML pages give lines of a Document; the Wahapedia export gives table rows;
-BattleScribe data gives entries (``entry``: catalogue and entry id, beside the line).
+BattleScribe data gives entries (``entry``: catalogue and entry id, beside the line); a row
+of the export that names its publication says it (``publication``, from Source.csv).
 All become the same entries here; ``fields`` names the fields an entry backs when it
 backs only some of the record (model characteristics added from the export).
 """
@@ -13,6 +14,8 @@ from warscribe.extract.lines import Document, Line
 # Lines of one sighting further apart than this are separate places on the page
 # (a stratagem's list entry at the top and its text further down).
 GAP = 4
+#: Files read as tables of rows (the Wahapedia export).
+TABLE_SUFFIXES = (".csv",)
 
 
 def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list[str] | None = None,
@@ -24,7 +27,7 @@ def entry(file: str, first_line: int, last_line: int, ruleset: str, fields: list
     if last_column:
         out["last_column"] = last_column
     if fields:
-        out["fields"] = fields
+        out["fields"] = list(fields)
     if item:
         out["entry"] = item
     return out
@@ -55,17 +58,28 @@ def from_lines(doc: Document, lines: list[Line], fields: list[str] | None = None
 
 def _ordered(e: dict) -> dict:
     """Keys in schema order (fields last) whatever order they were set in."""
-    order = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry", "repairs")
+    order = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry", "repairs",
+             "publication")
     return {k: e[k] for k in order if k in e}
 
 
 def from_rows(rows: list, ruleset: str, fields: list[str] | None = None) -> list[dict]:
-    """One entry per file of the table rows (anything with ``file``, ``line`` and ``last_line``)."""
+    """One entry per run of adjacent table rows of a file (anything with ``file``, ``line`` and
+    ``last_line``), so an entry never spans rows of other records."""
     by_file: dict[str, list] = {}
     for r in rows:
         by_file.setdefault(r.file, []).append(r)
-    return [entry(file, min(r.line for r in rs), max(r.last_line for r in rs), ruleset, fields)
-            for file, rs in by_file.items()]
+    out = []
+    for file, rs in by_file.items():
+        rs = sorted(rs, key=lambda r: r.line)
+        first, last = rs[0].line, rs[0].last_line
+        for r in rs[1:]:
+            if r.line > last + 1:
+                out.append(entry(file, first, last, ruleset, fields))
+                first = r.line
+            last = max(last, r.last_line)
+        out.append(entry(file, first, last, ruleset, fields))
+    return out
 
 
 def key(e: dict) -> tuple:
@@ -79,8 +93,10 @@ def merge_spans(entries: list[dict]) -> list[dict]:
     for e in entries:
         if merged:
             last = merged[-1]
+            # Between two rows of a table lie other rows, not blank lines: rows join only when adjacent.
+            gap = 1 if e["file"].endswith(TABLE_SUFFIXES) else GAP
             if (last["file"] == e["file"] and last.get("fields") == e.get("fields")
-                    and e["first_line"] - last["last_line"] <= GAP):
+                    and e["first_line"] - last["last_line"] <= gap):
                 # Also folds a span inside another (one passage seen through two records).
                 for repair in e.get("repairs", []):
                     if repair not in last.setdefault("repairs", []):

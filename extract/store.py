@@ -84,6 +84,9 @@ class Store:
         out = []
         for rid in sorted(self.records):
             rec = self.records[rid]
+            if not rec.get("source"):  # a reader's bug, not the data's: validation rejects it, located
+                out.append(rec)
+                continue
             rec["source"] = provenance.merge_spans(sorted(rec["source"], key=lambda p: (self.order.get(p["file"], 99), p["first_line"], p["last_line"])))
             rec["ruleset"] = rec["source"][0]["ruleset"] if "fields" not in rec["source"][0] else rec["ruleset"]
             seen_under = sorted({p["ruleset"] for p in rec["source"]} | {rec["ruleset"]})

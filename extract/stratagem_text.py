@@ -163,3 +163,48 @@ def lost_labels(texts: list[str]) -> list[tuple[int, int]]:
 
 def norm_space(text: str) -> str:
     return " ".join(text.split())
+
+
+_PHASE_WORDS = ("command", "movement", "shooting", "charge", "fight")
+_WHOSE = r"(?:(?P<whose>your opponent['’]?s|your opponents|opponent['’]s|your|the|each|either player['’]s)\s+)?"
+_PHASE_RUN = re.compile(
+    _WHOSE + r"(?P<first>command|movement|shooting|charge|fight)(?P<more>(?:\s*(?:,|or|and)\s+(?:(?:your opponent['’]?s|your|the)\s+)?"
+    r"(?:command|movement|shooting|charge|fight))*)\s+phases?\b", re.I)
+_MORE = re.compile(r"(?:(?P<whose>your opponent['’]?s|your|the)\s+)?(?P<phase>command|movement|shooting|charge|fight)", re.I)
+_REINFORCEMENTS = re.compile(_WHOSE + r"reinforcements step", re.I)
+
+
+def _turn(whose: str | None) -> str | None:
+    if not whose:
+        return None
+    whose = whose.lower()
+    return "opponent" if "opponent" in whose else "your" if whose == "your" else "either"  # the, each, either player's
+
+
+def timing(when: str | None) -> tuple[list[str] | None, str | None]:
+    """(phases, turn) a stratagem's WHEN names: 'Your opponent’s Movement or Charge phase' ->
+    (['movement', 'charge'], 'opponent'); 'Start of any phase' -> (['any'], 'either');
+    (None, None) for what it does not say ('End of your opponent’s turn': no phase)."""
+    if not when:
+        return None, None
+    if re.search(r"\bany phase\b", when, re.I):
+        return ["any"], "either"
+    phases: list[str] = []
+    turns: set[str | None] = set()
+    for m in _PHASE_RUN.finditer(when):
+        first_turn = _turn(m["whose"])
+        turns.add(first_turn)
+        phases.append(m["first"].lower())
+        for part in _MORE.finditer(m["more"]):
+            phases.append(part["phase"].lower())
+            turns.add(_turn(part["whose"]) or first_turn)
+    for m in _REINFORCEMENTS.finditer(when):  # the Reinforcements step is the Movement phase's
+        phases.append("movement")
+        if m["whose"] and m["whose"].lower() not in ("the", "each"):  # 'the ... step of your Movement phase'
+            turns.add(_turn(m["whose"]))
+    if not phases:
+        return None, None
+    said = {t for t in turns if t}
+    turn = said.pop() if len(said) == 1 else "either"  # 'Fight phase, just after ...': either player's
+    ordered = [p for p in _PHASE_WORDS if p in phases]
+    return ordered, turn

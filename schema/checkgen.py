@@ -61,6 +61,8 @@ def equal(a, b) -> bool:
 
 
 def _unique(items: list) -> bool:
+    if all(type(x) is str for x in items):  # the usual case (lists of ids): by hashing, not pairwise
+        return len(set(items)) == len(items)
     return not any(equal(items[i], items[j]) for i in range(len(items)) for j in range(i + 1, len(items)))
 
 

@@ -70,6 +70,13 @@ CODES: dict[str, Code] = {
     "too-many-fields": Code("error", "A CSV row has more cells than its header.", "Repair the row in the export."),
     "wrong-separator": Code("error", "A CSV file does not use the expected '|' separator.", "Export with '|' separators."),
     "unknown-table": Code("warning", "A CSV file that the reader does not know; ignored.", "Nothing, or extend the reader."),
+    "duplicate-table": Code("error", "An export gives one table twice (two folders of its archive hold the same file); "
+                            "the later copy was not read.", "Repack the export with one copy of each table."),
+    "unread-table": Code("warning", "A table of the export that the reader does not read (what it says is compiled "
+                         "from the records instead); the message says why.", "Nothing; see docs/formats.md."),
+    "unused-publication": Code("warning", "A publication of Source.csv that no row names and no detachment's title "
+                               "matches; it is on no record's provenance.", "Nothing, unless records of it are missing."),
+    "bad-date": Code("warning", "A date that cannot be read; the record is kept without it.", "Check the value in the source."),
     "unknown-reference": Code("error", "A row refers to an id that its table does not hold; the row was skipped.",
                               "Repair the reference in the export."),
     "duplicate-id": Code("error", "Two rows of one table share an id.", "Repair the export."),
@@ -124,13 +131,16 @@ CODES: dict[str, Code] = {
     "stray-asterisk": Code("warning", "A stray '*' (lost italics or a footnote marker) in rules text.", "Check the source."),
     # -- linking
     "id-collision": Code("warning", "Two different names make the same id (they differ only in punctuation or case); "
-                         "the later one got a numeric suffix.", "Check the names; rename one in the source if they are the same thing."),
+                         "the later one got a numeric suffix (a datasheet printed in two publications under one "
+                         "name: the later one is named after its publication).", "Check the names; rename one in the source if they are the same thing."),
     "conflicting-duplicate": Code("warning", "A record is printed twice with different content; the first is kept.",
                                   "Check which sighting is right."),
     "duplicate-stratagem": Code("warning", "A stratagem's text is printed twice on one page.", "Nothing; the first is used."),
     "unlisted-stratagem": Code("warning", "A stratagem text that the page's STRATAGEMS list does not name.", "Check the page."),
     "stratagem-without-text": Code("warning", "A listed stratagem whose text is not on the page.", "Add a source with it."),
-    "stratagem-mismatch": Code("warning", "A stratagem's list entry and its text disagree (CP, category).", "Check the page."),
+    "stratagem-mismatch": Code("warning", "A stratagem's list entry and its text disagree (CP, category); in the "
+                                "Wahapedia export, its phase or turn column and its WHEN (the column is kept).",
+                                "Check the page, or which of the export's column and WHEN is right."),
     "unlisted-detachment-rule": Code("warning", "A detachment rule not in the page's DETACHMENT ABILITY list.", "Check the page."),
     "detachment-rule-without-text": Code("warning", "A listed detachment rule without a text on the page.", "Add a source with it."),
     "missing-detachment-rule": Code("warning", "A detachment named on the page whose rule is not given.", "Add a source with it."),

@@ -56,11 +56,13 @@ def detachment(faction: str, name: str) -> str:
 
 
 def stratagem_prefix(origin: str, ruleset: str, detachment_id: str | None = None) -> str:
-    """The id prefix of a stratagem: its detachment's id, or one per core ruleset / Boarding Actions."""
+    """The id prefix of a stratagem: its detachment's id, or one per core ruleset / Challenger ruleset / Boarding Actions."""
     if origin == "core":
         return f"core-{ruleset}"
     if origin == "boarding-actions":
         return "boarding-actions"
+    if origin == "challenger":
+        return f"challenger-{ruleset}"
     if not detachment_id:
         raise ValueError("a detachment stratagem needs its detachment's id")
     return detachment_id

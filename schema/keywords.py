@@ -22,7 +22,7 @@ from collections.abc import Iterable
 def same_keyword(a: str, b: str) -> bool:
     """Equal as keywords: case folded, singular and plural alike (TERMINATOR / TERMINATORS), a curly
     apostrophe the same as a straight one (rules text prints T’AU EMPIRE, datasheets T'AU EMPIRE)."""
-    a, b = " ".join(a.upper().replace("’", "'").split()), " ".join(b.upper().replace("’", "'").split())
+    a, b = _normal(a), _normal(b)
     if a == b:
         return True
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
@@ -30,7 +30,24 @@ def same_keyword(a: str, b: str) -> bool:
 
 
 def has_keyword(keywords: Iterable[str], keyword: str) -> bool:
-    return any(same_keyword(k, keyword) for k in keywords)
+    return _has(_normal_set(keywords), keyword)
+
+
+def _normal(keyword: str) -> str:
+    return " ".join(keyword.upper().replace("’", "'").split())
+
+
+def _normal_set(keywords: Iterable[str]) -> frozenset[str]:
+    return frozenset(_normal(k) for k in keywords)
+
+
+def _has(normal: frozenset[str], keyword: str) -> bool:
+    """`same_keyword` against every keyword of `normal` (normal forms) at once: the forms that
+    are the same keyword as `keyword` (itself, its plural, its singular), looked up."""
+    k = _normal(keyword)
+    if k in normal or k + "S" in normal or k + "ES" in normal:
+        return True
+    return (k.endswith("S") and k[:-1] in normal) or (k.endswith("ES") and k[:-2] in normal)
 
 
 def matches(expr: dict | None, keywords: Iterable[str]) -> bool:
@@ -40,15 +57,18 @@ def matches(expr: dict | None, keywords: Iterable[str]) -> bool:
     """
     if expr is None:
         return True
-    keywords = list(keywords)
+    return _matches(expr, _normal_set(keywords))
+
+
+def _matches(expr: dict, normal: frozenset[str]) -> bool:
     if "keyword" in expr:
-        return has_keyword(keywords, expr["keyword"])
+        return _has(normal, expr["keyword"])
     if "all" in expr:
-        return all(matches(e, keywords) for e in expr["all"])
+        return all(_matches(e, normal) for e in expr["all"])
     if "any" in expr:
-        return any(matches(e, keywords) for e in expr["any"])
+        return any(_matches(e, normal) for e in expr["any"])
     if "not" in expr:
-        return not matches(expr["not"], keywords)
+        return not _matches(expr["not"], normal)
     raise ValueError(f"not a keyword expression: {expr!r}")
 
 

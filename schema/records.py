@@ -41,11 +41,11 @@ def _record(kind: str, id: str, name: str, ruleset: str, rulesets: list[str], fi
 def datasheet(*, id: str, name: str, ruleset: str, faction: str, keywords: list[str],
               faction_keywords: list[str], composition: list[dict], points: list[dict],
               abilities: list[dict], weapons: list[str], wargear_options: list[dict],
-              leader: dict = OMIT, led_by: dict = OMIT, models: list[dict] = OMIT,
+              extra_points: list[dict] = OMIT, leader: dict = OMIT, led_by: dict = OMIT, models: list[dict] = OMIT,
               stratagems: list[str] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("datasheet", id, name, ruleset, rulesets, dict(
         faction=faction, keywords=keywords, faction_keywords=faction_keywords, composition=composition,
-        points=points, abilities=abilities, weapons=weapons, wargear_options=wargear_options,
+        points=points, extra_points=extra_points, abilities=abilities, weapons=weapons, wargear_options=wargear_options,
         leader=leader, led_by=led_by, models=models, stratagems=stratagems, source=source))
 
 
@@ -58,22 +58,24 @@ def weapon(*, id: str, name: str, ruleset: str, datasheet: str, type: str, range
 
 
 def stratagem(*, id: str, name: str, ruleset: str, cp: int, category: str | None, origin: str,
-              detachment: str | None, when: str | None = None, target: str | None = None,
+              detachment: str | None, turn: str = OMIT, phases: list[str] = OMIT, when: str | None = None, target: str | None = None,
               effect: str | None = None, restrictions: str | None = None, flavour: str | None = None,
               number: str = OMIT, designer_note: str = OMIT, mentions: list[dict] = OMIT,
               target_keywords: dict | None = OMIT, targets: list[str] = OMIT, effects: list[dict] = OMIT,
               source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("stratagem", id, name, ruleset, rulesets, dict(
-        cp=cp, category=category, origin=origin, detachment=detachment, when=when, target=target,
+        cp=cp, category=category, origin=origin, detachment=detachment, turn=turn, phases=phases, when=when, target=target,
         effect=effect, restrictions=restrictions, flavour=flavour, number=number,
         designer_note=designer_note, mentions=mentions, target_keywords=target_keywords, targets=targets,
         effects=effects, source=source))
 
 
 def detachment(*, id: str, name: str, ruleset: str, faction: str, rule: dict | None,
-               stratagems: list[str], enhancements: list[str], source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+               stratagems: list[str], enhancements: list[str], additional_rules: list[dict] = OMIT,
+               source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("detachment", id, name, ruleset, rulesets, dict(
-        faction=faction, rule=rule, stratagems=stratagems, enhancements=enhancements, source=source))
+        faction=faction, rule=rule, additional_rules=additional_rules, stratagems=stratagems,
+        enhancements=enhancements, source=source))
 
 
 def enhancement(*, id: str, name: str, ruleset: str, detachment: str | None, points: int | None,

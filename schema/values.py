@@ -24,9 +24,10 @@ def parse_int(raw: str, what: str) -> int:
 
 
 def parse_range(raw: str) -> int | float | None:
-    """Inches as a number; None for 'Melee'."""
+    """Inches as a number; None for 'Melee', and for 'N/A' (a ranged weapon that has no range: the
+    Deathstrike missile)."""
     raw = raw.strip()
-    if raw.lower() == "melee":
+    if raw.lower() in ("melee", "n/a"):
         return None
     m = re.fullmatch(r'(\d+(?:\.\d+)?)\s*(?:"|”|″)?', raw)
     if not m:
@@ -77,6 +78,8 @@ def parse_skill(raw: str) -> int | None:
 
 def parse_ap(raw: str) -> int:
     raw = raw.strip().replace("–", "-")
+    if raw in ("-0", "+0"):  # a sign printed before 0 (the export's 'Flamer': AP -0)
+        raw = "0"
     if not re.fullmatch(r"0|-[1-9]", raw):
         raise ValueError(f"AP {raw!r} is not 0, -1, -2 ...")
     return int(raw)

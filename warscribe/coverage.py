@@ -18,7 +18,8 @@ from warscribe.schema.text import json_text, printable
 # (report label, record kind, where its effects live)
 KINDS = (
     ("stratagem", "stratagem", lambda r: [(r["id"], r.get("effects"))]),
-    ("detachment rule", "detachment", lambda r: [(r["id"], (r.get("rule") or {}).get("effects"))]),
+    ("detachment rule", "detachment", lambda r: [(r["id"], (r.get("rule") or {}).get("effects"))]
+     + [(f"{r['id']}#{x['name']}", x.get("effects")) for x in r.get("additional_rules", [])]),
     ("enhancement", "enhancement", lambda r: [(r["id"], r.get("effects"))]),
     ("ability", "ability", lambda r: [(r["id"], r.get("effects"))]),
     ("datasheet ability", "datasheet", lambda r: [(f"{r['id']}#{a['name']}", a.get("effects")) for a in r.get("abilities", [])]),

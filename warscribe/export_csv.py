@@ -32,6 +32,7 @@ def _write(out: Path, name: str, rows: list[dict]) -> None:
 
 
 EDITIONS = {"10e": "10th", "11e": "11th"}
+_TURNS = {"your": "Your turn", "opponent": "Opponent’s turn", "either": "Either player’s turn"}
 
 
 def write_export(records: list[dict], out: Path) -> None:
@@ -76,8 +77,16 @@ class _Edition:
         self.det_ids = {d["id"]: f"{i:06d}" for i, d in enumerate(by_kind.get("detachment", []), start=1)}
         self.weapons = {w["id"]: w for w in by_kind.get("weapon", [])}
         self.ds_ids = {d["id"]: f"{i:09d}" for i, d in enumerate(by_kind.get("datasheet", []), start=1)}
-        self.ds_by_name = {d["name"]: self.ds_ids[d["id"]] for d in by_kind.get("datasheet", [])}
+        # A leader list names units; the same name in another faction is another datasheet.
+        self.ds_by_name: dict[tuple[str | None, str], str] = {}
+        for d in by_kind.get("datasheet", []):
+            self.ds_by_name.setdefault((d["faction"], d["name"]), self.ds_ids[d["id"]])
+            self.ds_by_name.setdefault((None, d["name"]), self.ds_ids[d["id"]])
         self.abilities_seen: dict[tuple[str, str], str] = {}
+        # Core and faction ability records (their texts go into Abilities.csv), and those written.
+        self.abilities = {a["id"]: a for a in by_kind.get("ability", []) if a["type"] in ("core", "faction")}
+        self.written_abilities: set[str] = set()
+        self.pairs: set[tuple[str, str]] = set()  # (leader, led) rows written
         self.t: dict[str, list[dict]] = {name: [] for name in LAYOUT}
 
     def tables(self) -> dict[str, list[dict]]:
@@ -93,6 +102,12 @@ class _Edition:
             self.stratagem(n, s)
         for n, e in enumerate(self.by_kind.get("enhancement", []), start=1):
             self.enhancement(n, e)
+        for rid, rule in sorted(self.abilities.items()):  # core and faction rules no datasheet names
+            if rid not in self.written_abilities:
+                self.t["Abilities.csv"].append({
+                    "id": f"{len(self.t['Abilities.csv']) + 1:06d}", "name": _cell(rule["name"]),
+                    "faction_id": "" if rule["type"] == "core" else rid.split("/", 1)[0],
+                    "legend": _cell(rule.get("flavour")), "description": _cell(rule["text"])})
         factions = {slugify(rec["faction"]): rec["faction"]
                     for rec in self.by_kind.get("datasheet", []) + self.by_kind.get("detachment", [])}
         t["Factions.csv"] = [{"id": fid, "name": _cell(name)} for fid, name in sorted(factions.items())]
@@ -105,12 +120,15 @@ class _Edition:
                                     "source_id": "1", "virtual": "false", "is_support": "false",
                                     "leader_head": _cell((ds.get("leader") or {}).get("text"))})
         for n, m in enumerate(ds.get("models", []), start=1):
+            marks = m.get("markers", {})  # '20"+' (a minimum move), '5*' (a footnote), as the site prints them
             t["Datasheets_models.csv"].append({
                 "datasheet_id": did, "line": n, "name": _cell(m["name"]),
-                "M": "-" if m.get("M") is None else f'{m["M"]}"', "T": m.get("T", ""), "Sv": f'{m["Sv"]}+',
-                "inv_sv": "-" if m.get("invulnerable") is None else f'{m["invulnerable"]}+',
-                "inv_sv_descr": _cell(m.get("invulnerable_text")), "W": m.get("W", ""),
-                "Ld": "-" if m.get("Ld") is None else f'{m["Ld"]}+', "OC": "-" if m.get("OC") is None else m["OC"],
+                "M": "-" if m.get("M") is None else f'{m["M"]}"' + marks.get("M", ""),
+                "T": f'{m.get("T", "")}{marks.get("T", "")}', "Sv": f'{m["Sv"]}+{marks.get("Sv", "")}',
+                "inv_sv": "-" if m.get("invulnerable") is None else f'{m["invulnerable"]}+{marks.get("invulnerable", "")}',
+                "inv_sv_descr": _cell(m.get("invulnerable_text")), "W": f'{m.get("W", "")}{marks.get("W", "")}',
+                "Ld": "-" if m.get("Ld") is None else f'{m["Ld"]}+{marks.get("Ld", "")}',
+                "OC": "-" if m.get("OC") is None else f'{m["OC"]}{marks.get("OC", "")}',
                 "base_size": _cell(m.get("base_size"))})
         for n, wid in enumerate(ds["weapons"], start=1):
             w = weapons.get(wid)
@@ -130,16 +148,28 @@ class _Edition:
             name = a["name"] + (" (Psychic)" if a.get("psychic") else "")
             row = {"datasheet_id": did, "line": n, "type": a["type"].capitalize(), "description": _cell(a["text"])}
             if a.get("ref"):
-                key = (a["ref"], a["name"])
+                rule = self.abilities.get(a["ref"])
+                named = rule["name"] if rule else a["name"]
+                key = (a["ref"], named)
                 if key not in abilities_seen:
                     abilities_seen[key] = f"{len(abilities_seen) + 1:06d}"
-                    t["Abilities.csv"].append({"id": abilities_seen[key], "name": _cell(a["name"]),
-                                               "faction_id": "" if a["type"] == "core" else slugify(ds["faction"])})
+                    self.written_abilities.add(a["ref"])
+                    t["Abilities.csv"].append({
+                        "id": abilities_seen[key], "name": _cell(named),
+                        "faction_id": "" if a["type"] == "core" else slugify(ds["faction"]),
+                        # The rule's text where the build has it (the export's own Abilities.csv carries it).
+                        "legend": _cell(rule.get("flavour")) if rule else "", "description": _cell(rule["text"]) if rule else ""})
                 row["ability_id"] = abilities_seen[key]
+                if rule and a["name"] != named:
+                    if a["name"].startswith(named + " "):
+                        row["parameter"] = _cell(a["name"][len(named) + 1:])  # 'Feel No Pain 5+': the 5+
+                    else:
+                        row["name"] = _cell(name)  # as the datasheet prints it ('Deep Strike' of 'DEEP STRIKE')
             else:
                 row["name"] = _cell(name)
             t["Datasheets_abilities.csv"].append(row)
         n = 0
+        notes: dict[tuple[str, str], None] = {}
         for o in ds["wargear_options"]:
             # Footnotes as the site prints them: the marker after its choice, a row with the marker as button.
             marks = {note.get("choice"): note["marker"] for note in o.get("notes", [])}
@@ -149,18 +179,21 @@ class _Edition:
             n += 1
             t["Datasheets_options.csv"].append({"datasheet_id": did, "line": n, "button": "", "description": text})
             for note in o.get("notes", []):
-                n += 1
-                t["Datasheets_options.csv"].append({"datasheet_id": did, "line": n, "button": note["marker"],
-                                                    "description": _cell(f"{note['marker']} {note['text']}")})
+                notes.setdefault((note["marker"], note["text"]), None)
+        for marker, note_text in notes:  # one row a footnote, after the options, however many it serves
+            n += 1
+            t["Datasheets_options.csv"].append({"datasheet_id": did, "line": n, "button": marker,
+                                                "description": _cell(f"{marker} {note_text}")})
         for n, c in enumerate(ds["composition"], start=1):
             count = str(c["min"]) if c["min"] == c["max"] else f'{c["min"]}-{c["max"]}'
             t["Datasheets_unit_composition.csv"].append({"datasheet_id": did, "line": n,
                                                          "description": _cell(f'{count} {c["name"]}')})
-        self.costs(did, ds["points"])
+        self.costs(did, ds["points"], ds.get("extra_points", []))
         self.leaders(did, ds)
 
-    def costs(self, did: str, points: list[dict]) -> None:
-        """Cost rows, each condition as a header row before its costs (as the site prints them)."""
+    def costs(self, did: str, points: list[dict], extra: list[dict] = ()) -> None:
+        """Cost rows, each condition as a header row before its costs (as the site prints them),
+        then what optional models or wargear add ('Attack Bike' | '+55')."""
         t = self.t
         n = 0
         condition = None
@@ -174,38 +207,47 @@ class _Edition:
             t["Datasheets_models_cost.csv"].append({"datasheet_id": did, "line": n,
                                                     "description": f'{p["models"]} model{"s" if p["models"] != 1 else ""}',
                                                     "cost": p["points"]})
+        for e in extra:
+            n += 1
+            t["Datasheets_models_cost.csv"].append({"datasheet_id": did, "line": n, "description": _cell(e["name"]),
+                                                    "cost": f'+{e["points"]}'})
 
     def leaders(self, did: str, ds: dict) -> None:
         t, ds_by_name = self.t, self.ds_by_name
         for key in ("leader", "led_by"):
             for unit in (ds.get(key) or {}).get("units", []):
-                other = ds_by_name.get(unit)
+                other = ds_by_name.get((ds["faction"], unit)) or ds_by_name.get((None, unit))
                 if other:
                     pair = (did, other) if key == "leader" else (other, did)
-                    t["Datasheets_leader.csv"].append({"leader_id": pair[0], "attached_id": pair[1]})
+                    if pair not in self.pairs:  # the leader's list and the led unit's both say it: one row
+                        self.pairs.add(pair)
+                        t["Datasheets_leader.csv"].append({"leader_id": pair[0], "attached_id": pair[1]})
 
     def detachment(self, d: dict) -> None:
         t, det_ids = self.t, self.det_ids
         t["Detachments.csv"].append({"id": det_ids[d["id"]], "faction_id": slugify(d["faction"]), "name": _cell(d["name"])})
-        if d.get("rule"):
+        for n, rule in enumerate(([d["rule"]] if d.get("rule") else []) + d.get("additional_rules", [])):
             t["Detachment_abilities.csv"].append({
-                "id": det_ids[d["id"]], "faction_id": slugify(d["faction"]), "name": _cell(d["rule"]["name"]),
-                "legend": _cell(d["rule"].get("flavour")),
-                "description": _cell(d["rule"]["text"] + (f"\n\nDesigner’s Note: {d['rule']['designer_note']}"
-                                                          if d["rule"].get("designer_note") else "")),
+                "id": det_ids[d["id"]] + (f"-{n + 1}" if n else ""), "faction_id": slugify(d["faction"]),
+                "name": _cell(rule["name"]), "legend": _cell(rule.get("flavour")),
+                "description": _cell(rule["text"] + (f"\n\nDesigner’s Note: {rule['designer_note']}"
+                                                     if rule.get("designer_note") else "")),
                 "detachment": _cell(d["name"]), "detachment_id": det_ids[d["id"]]})
 
     def stratagem(self, n: int, s: dict) -> None:
         t, det_name, det_faction, det_ids = self.t, self.det_name, self.det_faction, self.det_ids
         det = s.get("detachment")
-        label = {"core": "Core", "boarding-actions": "Boarding Actions"}.get(s["origin"], det_name.get(det, ""))
+        label = {"core": "Core", "boarding-actions": "Boarding Actions", "challenger": "Challenger"}.get(
+            s["origin"], det_name.get(det, ""))
         kind = " – ".join(x for x in (label, s.get("category")) if x) + " Stratagem"
         parts = [f"<b>{k.upper()}:</b> {_cell(s[k])}" for k in ("when", "target", "effect", "restrictions") if s.get(k)]
         if s.get("designer_note"):
             parts.append(f"<b>Designer’s Note:</b> {_cell(s['designer_note'])}")
         t["Stratagems.csv"].append({
             "faction_id": det_faction.get(det, ""), "name": _cell(s["name"]), "id": f"{n:06d}", "type": _cell(kind),
-            "cp_cost": s["cp"], "legend": _cell(s.get("flavour")), "detachment": _cell(det_name.get(det, "")),
+            "cp_cost": s["cp"], "legend": _cell(s.get("flavour")), "turn": _TURNS.get(s.get("turn"), ""),
+            "phase": " or ".join(p.capitalize() for p in s.get("phases", [])) + (" phase" if s.get("phases") else ""),
+            "detachment": _cell(det_name.get(det, "")),
             "detachment_id": det_ids.get(det, ""), "description": "<br><br>".join(parts)})
 
     def enhancement(self, n: int, e: dict) -> None:

@@ -8,6 +8,7 @@ from warscribe.extract.blocks import Block
 from warscribe.extract.lines import Document, Line
 from warscribe.extract.link.common import mentions
 from warscribe.extract.page import PageParse
+from warscribe.extract.stratagem_text import timing
 from warscribe.extract.store import Store
 from warscribe.schema import ids, records
 from warscribe.schema.diagnostics import Report
@@ -72,9 +73,11 @@ def _stratagem(report: Report, store: Store, page: PageParse, detachment_name, n
         report.warning(doc.path, listed.lines[0].no, "stratagem-without-text",
                        f"stratagem {name} is listed but its text is not on the page",
                        expected="WHEN / TARGET / EFFECT text", found="nothing")
+    phases, turn = timing(text_fields["when"])  # a page prints no phase or turn but WHEN's
     record = records.stratagem(
         id=ids.stratagem(origin, doc.ruleset, name, det_id), name=name, ruleset=doc.ruleset,
         cp=block.data["cp"] if block else listed.cp, category=category, origin=origin, detachment=det_id,
+        turn=turn or records.OMIT, phases=phases or records.OMIT,
         **text_fields, number=number, designer_note=designer_note, mentions=found)
     store.add(record, doc, lines, merge=_merge_stratagem(report, doc, lines))
     return record["id"]
@@ -82,6 +85,10 @@ def _stratagem(report: Report, store: Store, page: PageParse, detachment_name, n
 
 def _merge_stratagem(report: Report, doc: Document, lines: list[Line]):
     def merge(old: dict, new: dict) -> None:
+        if old.get("when") is None and new.get("when") is not None:
+            for key in ("turn", "phases"):  # derived from WHEN, which only the new sighting gives
+                if key in new:
+                    old[key] = new[key]
         for key in ("when", "target", "effect", "restrictions"):
             if old.get(key) is None and new.get(key) is not None:
                 old[key] = new[key]

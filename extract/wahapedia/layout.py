@@ -21,6 +21,17 @@ REQUIRED = {
     "Enhancements.csv": ["faction_id", "name", "id", "cost", "detachment", "description"],
     "Detachment_abilities.csv": ["id", "faction_id", "name", "legend", "description", "detachment"],
     "Detachments.csv": ["id", "faction_id", "name"],
+    "Source.csv": ["id", "name"],
+}
+#: The tables read, in the order they are read.
+TABLES = tuple(REQUIRED)
+#: Tables of the export that are not read, and why (each is named once in the build's report).
+UNREAD = {
+    "Datasheets_stratagems.csv": "which datasheets a stratagem can target is compiled from its TARGET keywords "
+                                 "(the stratagems' `targets`, the datasheets' `stratagems`)",
+    "Datasheets_enhancements.csv": "who may take an enhancement is compiled from its restriction (`bearers`)",
+    "Datasheets_detachment_abilities.csv": "a detachment rule applies to the army; which datasheets the site shows it "
+                                           "on is not a fact of the rule",
 }
 # Without these there is nothing to read; the others may be absent from an export.
 ESSENTIAL = ("Factions.csv", "Datasheets.csv")

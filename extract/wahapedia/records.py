@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from warscribe.extract.limits import Limits
 
 from warscribe.extract import provenance
-from warscribe.extract.html import fragment_text
-from warscribe.extract.wahapedia.common import Sighting
+from warscribe.extract.wahapedia.abilities import AbilityRows
+from warscribe.extract.wahapedia.common import Sighting, text
 from warscribe.extract.wahapedia.datasheets import DatasheetRows
 from warscribe.extract.wahapedia.detachments import DetachmentRows
+from warscribe.extract.wahapedia.keywords import KeywordRows
 from warscribe.extract.wahapedia.tables import read_export
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.text import norm
 
 
-class _Builder(DatasheetRows, DetachmentRows):
+class _Builder(DatasheetRows, DetachmentRows, AbilityRows, KeywordRows):
     """Every kind of record the export gives."""
 
 
@@ -26,6 +27,7 @@ class Export:
     display: str
     ruleset: str
     sightings: list[Sighting]
+    files: list[str] = field(default_factory=list)  # the tables read, as cited, in the order read
 
     def records(self) -> list[dict]:
         """The records with their provenance (``source``), in a stable order."""
@@ -37,27 +39,58 @@ class Export:
         return out
 
 
-def load_export(folder: Path, display: str, ruleset: str, report: Report, limits: Limits | None = None) -> Export:
-    """Read an export folder into records (the rest still loads when a table is malformed)."""
-    tables = read_export(folder, display, report, limits or Limits())
+def load_export(path: Path, display: str, ruleset: str, report: Report, limits: Limits | None = None) -> Export:
+    """Read an export (a folder, or an archive of one) into records; a malformed table costs its own rows."""
+    tables = read_export(path, display, report, limits or Limits())
     b = _Builder(tables, ruleset, report)
     for r in b.rows("Detachments.csv"):
-        b.detachments[r["id"]] = {"name": fragment_text(r["name"]), "faction_id": r["faction_id"], "rows": [r]}
+        b.detachments[r["id"]] = {"name": text(r["name"]), "faction_id": r["faction_id"], "rows": [r], "named_by": []}
     sightings = b.datasheets()
-    stratagems = b.stratagems()
+    stratagems, army_rules = b.stratagems()
     enhancements = b.enhancements()
     sightings += stratagems + enhancements + b.detachment_records(stratagems, enhancements)
+    sightings += b.ability_records() + b.army_rule_abilities(army_rules)
+    made = {ds_id: s.record["id"] for ds_id, s in _datasheets_by_row(sightings).items()}
+    sightings += b.keyword_records(made)
+    named = {r["source_id"].strip() for r in b.rows("Datasheets.csv")} | b.title_publications(sightings)
+    for r in b.rows("Source.csv"):
+        if r["id"] not in named:
+            r.error(report, "unused-publication", "name", f"{text(r['name'])} is named by no row and titles no "
+                    "detachment; it is on no record's provenance", expected="a publication a row names",
+                    level="warning")
+    return Export(display, ruleset, _one_per_id(sightings, report), [t.file for t in tables.values()])
+
+
+def _datasheets_by_row(sightings: list[Sighting]) -> dict[str, Sighting]:
+    """Wahapedia datasheet id -> its datasheet sighting (the first row of a datasheet is its Datasheets.csv row)."""
+    return {s.rows[0]["id"]: s for s in sightings if s.record["kind"] == "datasheet"}
+
+
+def _one_per_id(sightings: list[Sighting], report: Report) -> list[Sighting]:
+    """One sighting per record id. Rows that give the same record again (NEW ORDERS in three
+    mission packs) add their rows to its provenance; rows that give it differently are
+    reported with the fields that differ, and the first is kept."""
     seen: dict[str, Sighting] = {}
     unique = []
     for s in sightings:
         rid = s.record["id"]
-        if rid in seen:
-            s.rows[0].error(report, "duplicate-id", "name", f"{rid} is given twice; the first is kept",
-                            expected="one row per record", found=s.record["name"], level="warning")
+        first = seen.get(rid)
+        if first is None:
+            seen[rid] = s
+            unique.append(s)
             continue
-        seen[rid] = s
-        unique.append(s)
-    return Export(display, ruleset, unique)
+        differing = sorted(k for k in set(first.record) | set(s.record)
+                           if k != "source" and first.record.get(k) != s.record.get(k))
+        row, was = s.rows[0], first.rows[0]
+        if differing:
+            row.error(report, "conflicting-duplicate", "name",
+                      f"{rid} is given again, differently in {', '.join(differing)}, by row {row.number} "
+                      f"(first: {Path(was.file).name} row {was.number}); the first is kept",
+                      expected="one row per record", found=s.record["name"], level="warning")
+            continue
+        first.rows.extend(s.rows)
+        first.parts.extend(s.parts)
+    return unique
 
 
 def add_export(store, export: Export, report: Report) -> None:
@@ -68,6 +101,8 @@ def add_export(store, export: Export, report: Report) -> None:
     export's provenance entry for it says ``fields: [...]``. A field both give
     differently is reported and the first kept.
     """
+    for file in export.files:  # provenance lists the export's tables in the order they are read
+        store.order.setdefault(file, len(store.order))
     for s in export.sightings:
         rid = s.record["id"]
         existing = store.get(rid)
@@ -76,8 +111,9 @@ def add_export(store, export: Export, report: Report) -> None:
             rec["source"] = s.source(export.ruleset)
             store.records[rid] = rec
             continue
-        added = [k for k in s.record if k not in existing]
-        differing = sorted(k for k in s.record if k in existing and k not in ("source", "ruleset")
+        unsaid = _NO_COLUMN.get(s.record["kind"], ())
+        added = [k for k in s.record if k not in existing and k not in unsaid]
+        differing = sorted(k for k in s.record if k in existing and k not in ("source", "ruleset") and k not in unsaid
                            and not _agrees(existing[k], s.record[k]))
         if differing:
             first = existing["source"][0]
@@ -98,6 +134,10 @@ def add_export(store, export: Export, report: Report) -> None:
             if set(fields) <= set(added):
                 entries += provenance.from_rows(rows, export.ruleset, fields)
         store.add_provenance(existing, entries)
+
+
+# Fields of a record from the export that the export has no column for (their value is empty).
+_NO_COLUMN = {"keyword": ("usage",)}
 
 
 def _agrees(old, new) -> bool:

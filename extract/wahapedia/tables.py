@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from warscribe.extract.battlescribe.files import Member, is_archive, read_archive
 from warscribe.extract.encoding import decode_utf8
 from warscribe.extract.limits import Limits
-from warscribe.extract.wahapedia.layout import ESSENTIAL, LAYOUT, REQUIRED, SEPARATOR
+from warscribe.extract.wahapedia.layout import ESSENTIAL, LAYOUT, REQUIRED, SEPARATOR, TABLES, UNREAD
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.text import spreadsheet_text
 
@@ -56,18 +57,16 @@ class Table:
     rows: list[Row] = field(default_factory=list)
 
 
-def read_table(folder: Path, name: str, display: str, report: Report, limits: Limits | None = None) -> Table | None:
-    """One file of the export; None (reported) if it is absent, undecodable as a table or lacks a column."""
-    path = folder / name
-    file = f"{display}/{name}"
-    if not path.is_file():
+def read_table(name: str, data: bytes | None, file: str, report: Report, limits: Limits | None = None) -> Table | None:
+    """One file of the export (its bytes; None: absent); None (reported) if it is absent, undecodable
+    as a table or lacks a column. `file` is the name it is cited by ('<source>/<Name>.csv')."""
+    if data is None:
         if name in ESSENTIAL:
             report.error(file, 1, "missing-file", f"the export has no {name}", expected=name, found="nothing")
         return None
     limits = limits or Limits()
-    if limits.source_too_large(report, file, path.stat().st_size):
+    if limits.source_too_large(report, file, len(data)):
         return None
-    data = path.read_bytes()
     text, bad = decode_utf8(data)
     if bad is not None:
         report.error(file, bad.line, "bad-encoding", f"{name} is not valid UTF-8 (byte {bad.column} of line {bad.line}); "
@@ -171,19 +170,61 @@ def _rows(table: Table, physical: list[str], report: Report, limits: Limits) -> 
         emit(buf, start)
 
 
-def read_export(folder: Path, display: str, report: Report, limits: Limits | None = None) -> dict[str, Table]:
+def read_export(path: Path, display: str, report: Report, limits: Limits | None = None) -> dict[str, Table]:
+    """The tables of an export: a folder of .csv files, or an archive of one (.tar.xz, .zip ...).
+
+    An archive is opened through the one safe way into archives
+    (``extract/battlescribe/files.py:read_archive``: regular files at a relative path,
+    sizes and members bounded, bombs refused); its tables may lie in a folder inside it.
+    A file is cited as '<source>/<Name>.csv' (inside an archive, with its folder:
+    '<source>/<folder>/<Name>.csv').
+    """
+    limits = limits or Limits()
+    refused: set[str] = set()  # tables over the size limit: reported, not read, not missing
+    if is_archive(path):
+        members = read_archive(path, display, report, lambda name: name.lower().endswith(".csv"))
+    else:
+        members = _folder_files(path, display, report, limits, refused)
+    files: dict[str, Member] = {}
+    for member in members:
+        name = PurePosixPath(member.name).name
+        if name in files:
+            report.error(member.name, 1, "duplicate-table", f"{name} is in the export twice; this copy is not read",
+                         expected=f"one {name}", found=f"{files[name].name} and {member.name}")
+            continue
+        files[name] = member
     tables = {}
-    for name in REQUIRED:
-        table = read_table(folder, name, display, report, limits)
+    for name in TABLES:
+        member = files.get(name)
+        if name in refused:
+            continue
+        table = read_table(name, member.data if member else None, member.name if member else f"{display}/{name}",
+                           report, limits)
         if table is not None:
             tables[name] = table
-    known = set(REQUIRED) | set(LAYOUT)
-    if folder.is_dir():
-        for path in sorted(folder.iterdir()):
-            if path.suffix == ".csv" and path.name not in known:
-                report.warning(f"{display}/{path.name}", 1, "unknown-table", f"{path.name} is not a table of the export; ignored",
-                               expected=", ".join(sorted(known)), found=path.name)
+    known = set(TABLES) | set(LAYOUT)
+    for name, member in sorted(files.items()):
+        if name in UNREAD:
+            report.warning(member.name, 1, "unread-table", f"{name} is not read: {UNREAD[name]}",
+                           expected="a table the reader reads", found=name)
+        elif name not in known:
+            report.warning(member.name, 1, "unknown-table", f"{name} is not a table of the export; ignored",
+                           expected=", ".join(sorted(known)), found=name)
     return tables
+
+
+def _folder_files(folder: Path, display: str, report: Report, limits: Limits, refused: set[str]) -> list[Member]:
+    """The .csv files directly in `folder` (hidden files and links left out), in name order; one over
+    the size limit is reported and not read (its name goes into `refused`)."""
+    out = []
+    for p in sorted(folder.iterdir(), key=lambda p: p.name.encode()) if folder.is_dir() else []:
+        if p.suffix.lower() != ".csv" or not p.is_file() or p.is_symlink() or p.name.startswith("."):
+            continue
+        if limits.source_too_large(report, f"{display}/{p.name}", p.stat().st_size):
+            refused.add(p.name)
+            continue
+        out.append(Member(f"{display}/{p.name}", p.read_bytes(), p.name))
+    return out
 
 
 def true(raw: str) -> bool:

@@ -18,7 +18,7 @@ from conftest import without_annotated
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "wahapedia"
-CARRIED = ("datasheet", "weapon", "stratagem", "detachment", "enhancement")
+CARRIED = ("datasheet", "weapon", "stratagem", "detachment", "enhancement", "keyword", "ability")
 
 # What the text pages give and the export has no column for (docs/formats.md).
 EXPECTED_10E = {
@@ -41,6 +41,11 @@ EXPECTED_11E = {
     "imperial-agents/ordo-xenos-alien-hunters", "imperial-agents/ordo-xenos-alien-hunters/rapid-tactical-relocation",
     "imperial-agents/ordo-xenos-alien-hunters/enhancements/universal-anathema", "boarding-actions/battlefield-command",
 }
+# Keyword records: one per keyword the datasheets carry (Datasheets_keywords.csv).
+EXPECTED_10E |= {f"10e/keywords/{k}" for k in ("grenades", "grey-knights", "imperium", "infantry", "paladin-squad",
+                                                "psyker", "terminator")}
+EXPECTED_11E |= {f"11e/keywords/{k}" for k in ("agents-of-the-imperium", "character", "grenades", "imperium",
+                                                "infantry", "inquisitor")}
 
 
 def comparable(record: dict, drop_models: bool = True) -> dict:
@@ -54,6 +59,11 @@ def comparable(record: dict, drop_models: bool = True) -> dict:
         p.pop("condition_text", None)  # the page's tooltip on a cost condition: no column
     if rec.get("led_by", {}).get("units") == []:
         rec.pop("led_by")  # a 'LED BY' heading with its list lost: the export has only leader rows
+    if rec["kind"] == "keyword":
+        rec.pop("usage")  # the pages' 'keyword is used in' lists: no column
+    if rec["kind"] == "ability":
+        for key in ("heading", "bullets"):  # how a page printed it (its bullets are in its text): no column
+            rec.pop(key, None)
     return rec
 
 
@@ -98,7 +108,9 @@ def test_round_trip_gives_the_same_records(ruleset, text_records, tmp_path):
     write_export(originals, tmp_path)
     back, report = load(tmp_path, ruleset)
     assert report.errors == []
-    carried = {r["id"]: r for r in originals if r["kind"] in CARRIED}
+    carried = {r["id"]: r for r in originals if r["kind"] in CARRIED
+               and (r["kind"] != "keyword" or r["datasheets"])  # a keyword only the pages' lists name: no row
+               and (r["kind"] != "ability" or r["type"] in ("core", "faction"))}  # Abilities.csv holds these
     assert set(back) == set(carried)
     for rid in carried:
         assert comparable(back[rid], False) == comparable(carried[rid], False), rid
@@ -159,6 +171,107 @@ def test_costs_with_spaces_and_header_rows(tmp_path):
         {"models": 5, "points": 90, "condition": "Some Detachment"},
         {"models": 10, "points": 180, "condition": "Some Detachment"},
         {"models": 1, "points": 15, "condition": "Other"}]
+
+
+# -- the classes the real export of the whole game shows (issue 26), each on rows of its own -------
+
+def test_ranged_and_melee_profiles_of_one_name_and_names_differing_in_case(tmp_path):
+    folder = _export(tmp_path, {"Datasheets_wargear.csv": (
+        "datasheet_id|line|line_in_wargear|name|description|range|type|A|BS_WS|S|AP|D|\n"
+        "1|1|1|Toxic lance||Melee|Melee|4|3|6|-1|2|\n"
+        "1|2|1|Toxic Lance||9\"|Ranged|2|3|6|-1|2|\n"
+        "1|3|1|Zealot’s spear||12\"|Ranged|D6|N/A|5|-0|1|\n"
+        "1|4|1|Zealot's spear||Melee|Melee|3|4|5|-1|2|\n"
+        "1|5|1|Deathstrike||N/A|Ranged|2D6|2|16|-4|1|\n")})
+    records, report = load(folder, "10e")
+    assert report.errors == [] and not [d for d in report.warnings if d.code == "id-collision"]
+    ds = records["grey-knights/test-squad"]
+    assert ds["weapons"] == [f"grey-knights/test-squad/{w}" for w in
+                             ("toxic-lance-melee", "toxic-lance", "zealots-spear", "zealots-spear-melee", "deathstrike")]
+    assert records["grey-knights/test-squad/zealots-spear"]["ap"] == 0
+    assert records["grey-knights/test-squad/deathstrike"]["range"] is None
+
+
+def test_characteristics_with_markers(tmp_path):
+    folder = _export(tmp_path, {"Datasheets_models.csv": (
+        "datasheet_id|line|name|M|T|Sv|inv_sv|inv_sv_descr|W|Ld|OC|base_size|\n"
+        "1|1|Jet|20+\"|9|3+|5*|* Against ranged attacks only|12|7+|0|Use model|\n"
+        "1|2|Runtherd|6\"|5*|5+|-||2|7+|1|32mm|\n")})
+    records, report = load(folder, "10e")
+    jet, runtherd = records["grey-knights/test-squad"]["models"]
+    assert (jet["M"], jet["invulnerable"], jet["markers"]) == (20, 5, {"M": "+", "invulnerable": "*"})
+    assert (runtherd["T"], runtherd["markers"]) == (5, {"T": "*"})
+    assert report.errors == []
+
+
+def test_compositions_with_alternatives_and_costs_described_by_their_models(tmp_path):
+    folder = _export(tmp_path, {
+        "Datasheets_unit_composition.csv": (
+            "datasheet_id|line|description|\n1|1|1 Runtherd and 10 Gretchin|\n1|2|OR|\n1|3|2 Runtherds and 20 Gretchin|\n"
+            "1|4|10 MODELS MAXIMUM|\n"),
+        "Datasheets_models_cost.csv": (
+            "datasheet_id|line|description|cost|\n1|1|1 Spanner and 4 Burna Boyz|60|\n"
+            "1|2|1 model (<ky>AGENTS OF THE IMPERIUM</ky> Detachment)|110|\n1|3|Attack Bike|+55|\n"),
+        "Enhancements.csv": ("id|faction_id|name|cost|detachment|legend|description|\n"
+                             "9|GK|Micromelta Rounds|+45|Strike|x|<b>VINDICARE ASSASSIN</b> models only. Rule text.|\n")})
+    records, report = load(folder, "10e")
+    ds = records["grey-knights/test-squad"]
+    assert ds["composition"] == [{"name": "Runtherd", "min": 1, "max": 2}, {"name": "Gretchin", "min": 10, "max": 20}]
+    assert ds["points"] == [{"models": 5, "points": 60, "condition": None},
+                            {"models": 1, "points": 110, "condition": "AGENTS OF THE IMPERIUM Detachment"}]
+    assert ds["extra_points"] == [{"name": "Attack Bike", "points": 55}]
+    enh = records["grey-knights/strike/enhancements/micromelta-rounds"]
+    assert (enh["points"], enh["restriction"], enh["text"]) == (45, "VINDICARE ASSASSIN models only.", "Rule text.")
+    assert [d.code for d in report.diagnostics] == ["bad-composition"]  # the unit-size limit: no field, located
+    assert report.diagnostics[0].line == 5
+
+
+def test_army_rule_actions_and_several_rules_of_a_detachment(tmp_path):
+    folder = _export(tmp_path, {
+        "Stratagems.csv": (
+            "faction_id|id|name|type|cp_cost|legend|turn|phase|detachment|description|\n"
+            "GK|1|OPPORTUNITY SEIZED|||||Movement phase|Army Rules|<b>TRIGGER:</b> An enemy ends a move.<br><br>"
+            "<b>EFFECT:</b> One unit moves.|\n"
+            "GK|2|FAST|Strike – Strategic Ploy Stratagem|1||Your turn|Movement or Charge phase|Strike|"
+            "<b>WHEN:</b> Your Movement phase.<br><br><b>TARGET:</b> One unit.<br><br><b>EFFECT:</b> It moves.|\n"
+            "|3|OPEN FIRE|Challenger – Battle Tactic Stratagem|0||Your turn|Shooting phase||"
+            "<b>WHEN:</b> Your Shooting phase.<br><br><b>TARGET:</b> One unit.<br><br><b>EFFECT:</b> It shoots.|\n"),
+        "Detachment_abilities.csv": (
+            "id|faction_id|name|legend|description|detachment|\n7|GK|First Rule||One.|Strike|\n8|GK|KEYWORDS||Two.|Strike|\n")})
+    records, report = load(folder, "10e")
+    assert report.errors == []
+    action = records["grey-knights/abilities/opportunity-seized"]
+    assert (action["kind"], action["type"]) == ("ability", "faction") and "TRIGGER:" in action["text"]
+    assert "grey-knights/army-rules" not in records
+    fast = records["grey-knights/strike/fast"]
+    assert (fast["turn"], fast["phases"], fast["cp"]) == ("your", ["movement", "charge"], 1)
+    assert records["challenger-10e/open-fire"]["origin"] == "challenger"
+    strike = records["grey-knights/strike"]
+    assert strike["rule"]["name"] == "First Rule" and [r["name"] for r in strike["additional_rules"]] == ["KEYWORDS"]
+
+
+def test_keywords_with_accents_and_curly_quotes_become_keyword_records(tmp_path):
+    folder = _export(tmp_path, {"Datasheets_keywords.csv": (
+        "datasheet_id|keyword|model|is_faction_keyword|\n1|Regimental Attachés||false|\n1|‘Iron Hand’ Straken||false|\n"
+        "1|||true|\n1|Grey Knights||true|\n")})
+    records, report = load(folder, "10e")
+    assert records["grey-knights/test-squad"]["keywords"] == ["REGIMENTAL ATTACHÉS", "‘IRON HAND’ STRAKEN"]
+    assert records["10e/keywords/regimental-attaches"]["datasheets"] == ["grey-knights/test-squad"]
+    assert records["10e/keywords/grey-knights"]["faction_keyword"] is True
+    assert [(d.code, d.line) for d in report.diagnostics] == [("empty-field", 4)]
+
+
+def test_one_unit_in_two_publications_is_kept_apart(tmp_path):
+    folder = _export(tmp_path, {
+        "Datasheets.csv": "id|name|faction_id|source_id|\n1|Karanak|GK|10|\n2|Karanak|GK|11|\n3|Other|GK|12|\n4|Other|GK|13|\n",
+        "Source.csv": ("id|name|type|edition|version|errata_date|errata_link|\n10|Chaos Daemons|Index|10||09.07.2025 0:00:00||\n"
+                       "11|Legends: Legiones Daemonica|Datasheet|10||12.03.2025||\n12|Book A|Codex|10|1.0|||\n"
+                       "13|Book B|Codex|10|1.0|||\n")})
+    records, report = load(folder, "10e")
+    assert records["grey-knights/karanak"]["source"][0]["publication"]["errata_date"] == "2025-07-09"
+    assert records["grey-knights/karanak-legends"]["name"] == "Karanak [Legends]"
+    assert records["grey-knights/other-book-b"]["name"] == "Other (Book B)"
+    assert [(d.code, d.line) for d in report.diagnostics] == [("id-collision", 5)]
 
 
 def test_bom_crlf_newlines_in_fields_and_html(tmp_path):

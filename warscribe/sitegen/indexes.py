@@ -10,7 +10,8 @@ import os
 import time
 from collections import defaultdict
 
-from warscribe.sitegen import urls
+from warscribe.schema.text import slugify
+from warscribe.sitegen import stratagem_cards, urls
 from warscribe.sitegen.markup import a, el, esc, table
 from warscribe.sitegen.pages import EDITIONS, Page, Site
 
@@ -75,6 +76,8 @@ def stratagems(site: Site) -> Page:
         page.section(f"Core stratagems ({rs})", site.stratagem_list(page, core), anchor=f"core-{rs}")
     page.section("Boarding Actions", site.stratagem_list(page, [s for s in strats if s["origin"] == "boarding-actions"]),
                  anchor="boarding-actions")
+    page.section("Challenger", site.stratagem_list(page, [s for s in strats if s["origin"] == "challenger"]),
+                 anchor="challenger")
     by_faction = defaultdict(list)
     for det in site.bundle.kind("detachment"):
         by_faction[det["faction"]].append(det)
@@ -84,6 +87,8 @@ def stratagems(site: Site) -> Page:
             owned = site.bundle.stratagems_of(det)
             if owned:
                 body += el("h3", site.ref(page.url, det), id="det-" + det["id"].replace("/", "-")) + site.stratagem_list(page, owned)
+        if body:  # at the table: the faction's stratagems as cards, filterable by phase
+            body = el("p", a(site.href(page.url, stratagem_cards.card_url(slugify(faction))), "As cards, by phase")) + body
         page.section(faction, body)
     orphans = [s for s in strats if s["origin"] == "detachment" and site.bundle.detachment_of(s) is None]
     page.section("Stratagems of an unknown detachment", site.stratagem_list(page, orphans))

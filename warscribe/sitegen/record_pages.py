@@ -3,7 +3,7 @@ enhancement, keyword), and the pages that gather records (a faction, a source fi
 
 from __future__ import annotations
 
-from warscribe.sitegen import urls
+from warscribe.sitegen import stratagem_cards, urls
 from warscribe.sitegen.linker import Unresolved
 from warscribe.sitegen.markup import a, el, esc, heading, table
 from warscribe.sitegen.pages import Page, Site
@@ -66,7 +66,8 @@ def stratagem(site: Site, rec: dict) -> Page:
     if det:
         extra.append(site.ref(page.url, det) + " detachment")
     else:
-        extra.append(esc({"core": "Core stratagem", "boarding-actions": "Boarding Actions"}.get(rec["origin"], "")))
+        extra.append(esc({"core": "Core stratagem", "boarding-actions": "Boarding Actions",
+                          "challenger": "Challenger stratagem"}.get(rec["origin"], "")))
     if rec.get("number"):
         extra.append(esc(rec["number"]))
     site.header(page, rec, extra)
@@ -97,11 +98,16 @@ def detachment(site: Site, rec: dict) -> Page:
         if rule.get("flavour"):
             body += el("blockquote", esc(rule["flavour"]), class_="ws-flavour")
         body += site.text(page, rule.get("text"), rec)
+        for more in rec.get("additional_rules", []):  # a detachment may print several rules
+            body += el("h3", esc(more["name"])) + site.text(page, more.get("text"), rec)
         page.section("Detachment rule", body, anchor="rule")
     else:
         page.section("Detachment rule", el("p", "The sources name this detachment but do not give its rule.",
                                            class_="ws-note"), anchor="rule")
-    page.section("Stratagems", site.stratagem_list(page, site.bundle.stratagems_of(rec)), anchor="stratagems")
+    owned = site.bundle.stratagems_of(rec)
+    page.section("Stratagems", site.stratagem_list(page, owned) + (el("p", a(site.href(
+        page.url, stratagem_cards.card_url(rec["id"])), "At the table: these and the core stratagems as cards")) if owned else ""),
+        anchor="stratagems")
     page.section("Enhancements", site.enhancement_list(page, site.bundle.enhancements_of(rec)), anchor="enhancements")
     site.provenance(page, [rec])
     return page
