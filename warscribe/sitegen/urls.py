@@ -1,8 +1,10 @@
 """Stable page URLs, derived from record ids (an id never changes for the same source).
 
 Every record kind has its own folder, so ids that look alike across kinds (a datasheet
-and a detachment of one faction) never meet. Weapons live on their datasheet's page.
-An id becomes a path as a record's file does (schema/filenames.py: portable, bounded).
+and a detachment of one faction) never meet. A weapon record is a row of its datasheet
+(``#weapon-<id's last part>``); weapon pages, one per name, are ``weapon/<ruleset>/<slug>/``
+(:class:`warscribe.sitegen.pages.WeaponNames`). An id becomes a path as a record's file does
+(schema/filenames.py: portable, bounded).
 """
 
 from __future__ import annotations
@@ -11,19 +13,6 @@ import posixpath
 
 from warscribe.schema.filenames import part_name, record_path
 from warscribe.schema.text import slugify
-
-# Index pages: file name -> title; also the navigation, in this order.
-INDEXES: dict[str, str] = {
-    "datasheets": "Datasheets",
-    "stratagems": "Stratagems",
-    "detachments": "Detachments",
-    "rules": "Core rules",
-    "abilities": "Abilities",
-    "keywords": "Keywords",
-    "factions": "Factions",
-    "sources": "Sources",
-    "diagnostics": "Diagnostics",
-}
 
 
 def record_url(record: dict) -> str:
@@ -34,7 +23,8 @@ def record_url(record: dict) -> str:
 
 
 def weapon_anchor(weapon: dict) -> str:
-    return "weapon-" + slugify(weapon["name"])
+    """A weapon's row on its datasheet: from its id, so a ranged and a melee profile of one name differ."""
+    return "weapon-" + part_name(weapon["id"].rsplit("/", 1)[-1])
 
 
 def record_file(record: dict) -> str:
@@ -66,19 +56,13 @@ def file_of(url: str) -> str:
 def relative(from_url: str, to_url: str) -> str:
     """The href from one page to another (both directory URLs, optionally with #anchor).
 
-    Site URLs are plain folder paths ('a/b/'), so the relative path is the folders left
-    to climb plus the rest of the target; this runs for every link of every page.
+    Up to the site's root, then down to the target ('../../../ability/10e/x/'): every link
+    of a page climbs the same way, so a list of links (a sidebar) reads the same on every
+    page of one depth and is made once. This runs for every link of every page.
     """
     path, _, anchor = to_url.partition("#")
     suffix = f"#{anchor}" if anchor else ""
     if path == from_url:
         return suffix or "./"
-    here = from_url.split("/")[:-1] if from_url else []
-    there = path.split("/")[:-1] if path else []
-    common = 0
-    for a, b in zip(here, there):
-        if a != b:
-            break
-        common += 1
-    rel = "../" * (len(here) - common) + "".join(part + "/" for part in there[common:])
-    return (rel if rel.startswith("../") else "./" + rel) + suffix
+    up = "../" * from_url.count("/")
+    return (up + path if up else "./" + path) + suffix
