@@ -58,9 +58,13 @@ def test_paladin_squad_weapon_table(page):
     first = damage.first.locator("td").nth(1).inner_text()
     assert re.match(r"\d+\.\d\d / \d+\.\d\d", first), first
     chart = damage.first.locator("td").nth(4).locator("svg")
-    assert chart.locator("text").all_text_contents()[:3] == ["50%", "100%", "0%"]
-    assert "wounds removed" in chart.locator("text").all_text_contents()  # the tank: damage, not a yes/no bar
     assert chart.locator("title").text_content().startswith("Chance of each number of wounds removed against Battle tank")
+    axes = page.locator(chart.locator("use").get_attribute("href"))  # drawn once per page, used by each chart
+    texts = axes.locator("text").all_text_contents()
+    assert texts[:3] == ["50%", "100%", "0%"] and texts[-1] == "wounds removed"  # the tank: damage, not a yes/no bar
+    assert texts[3:-1] == ["0", "6", "12"]
+    box = chart.bounding_box()
+    assert box["width"] > 90 and box["height"] > 45  # the axes are drawn, not collapsed
     # The weapon's name leads to its page.
     href = page.locator("table.ws-ranged a.ws-weapon-name:has-text('Psycannon')").get_attribute("href")
     assert href.endswith("/weapon/10e/psycannon/"), href

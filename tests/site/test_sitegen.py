@@ -84,8 +84,7 @@ def test_escaping_and_attributes():
 
 def test_relative_urls():
     assert urls.relative("datasheet/a/b/", "ability/11e/abilities/x/") == "../../../ability/11e/abilities/x/"
-    # Up to the root and down, so that a page's links read alike from every page of its depth.
-    assert urls.relative("datasheet/a/b/", "datasheet/a/c/") == "../../../datasheet/a/c/"
+    assert urls.relative("datasheet/a/b/", "datasheet/a/c/") == "../c/"
     assert urls.relative("datasheet/a/b/", "datasheet/a/b/#weapon-x") == "#weapon-x"
     assert urls.relative("", "rules/") == "./rules/" and urls.relative("rules/", "") == "../"
     assert urls.file_of("") == "index.md" and urls.file_of("rule/a/b/#c") == "rule/a/b.md"
@@ -99,7 +98,7 @@ def test_linker_resolves_and_reports():
     assert 'href="../../../ability/11e/abilities/sustained-hits/"' in out
     assert '(<span class="ws-tipped"><a href="../../../rule/11e/rules/06-03-hazard-rolls/" class="ws-ref">06.03</a>' in out
     assert 'href="../../../keyword/11e/keywords/infantry/" class="ws-ref">INFANTRY</a>' in out
-    assert 'href="../../../stratagem/core-11e/fire-overwatch/" class="ws-ref">Fire Overwatch</a>' in out
+    assert 'href="../fire-overwatch/" class="ws-ref">Fire Overwatch</a>' in out
     assert "additional hits" in out  # the tooltip
     assert "&lt;img onerror=x&gt;" in out and "<img" not in out
     assert {(u.what, u.text) for u in linker.unresolved} == {
@@ -147,7 +146,7 @@ def test_a_datasheet_page_reads_as_players_read_it(tmp_path):
     assert [th for th in re.findall(r"<th>(.*?)</th>", models)] == ["Model", "M", "T", "Sv", "W", "Ld", "OC", "Inv", "FNP"]
     # Breadcrumbs from home to the faction; the sidebar lists the faction's datasheets, this one marked.
     assert re.search(r'<nav class="ws-crumbs".*?>Home<.*?>Factions<.*?>Grey Knights</a>', html)
-    assert 'class="md-nav__link md-nav__link--active" aria-current="page">Paladin Squad<' in head["nav"]
+    assert '<a href="../paladins/" class="ws-current" aria-current="page">Paladin Squad<' in head["nav"]
     assert [t[2] for t in head["toc"]][:2] == ["Models", "Ranged weapons"]
     # Stratagems: core first, then the detachments, Boarding Actions last.
     strats = html[html.index('id="stratagems"'):]
@@ -267,7 +266,7 @@ def test_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
 
 
 def test_damage_table_matches_a_hand_calculation():
-    from warscribe.sitegen.damage import REFERENCES, DamageTable, chart, plotted
+    from warscribe.sitegen.damage import REFERENCES, DamageTable, chart, frame, plotted
 
     psycannon = records.weapon(id="gk/p/psycannon", name="Psycannon", ruleset="10e", datasheet="gk/p", type="ranged",
                                range=24, attacks=3, skill=2, strength=8, ap=-1, damage=2,
@@ -287,7 +286,12 @@ def test_damage_table_matches_a_hand_calculation():
     assert what == "wounds removed" and len(dist) == 13 and sum(dist) == pytest.approx(1.0)
     svg = chart(outcomes[1].slain_dist, "models slain", "a <label>")
     assert svg.startswith("<svg") and 2 <= svg.count("<rect") <= len(outcomes[1].slain_dist)
-    assert "a &lt;label&gt;" in svg and ">100%<" in svg and ">50%<" in svg and ">models slain<" in svg
+    assert "<title>a &lt;label&gt;</title>" in svg and '<use href="#ws-axes-11-models-slain"/>' in svg
+    axes = frame(11, "models slain")
+    assert axes.startswith('<g id="ws-axes-11-models-slain">')
+    assert [">100%<" in axes, ">50%<" in axes, ">0%<" in axes, ">models slain<" in axes, ">10<" in axes] == [True] * 5
+    table.cells(psycannon)
+    assert table.frames([psycannon]).count("<g id=") == 3  # 11 and 6 models slain, 13 wounds removed
     # A fixed scale: a bar's height is its chance, not its share of the tallest bar.
     heights = [float(h) for h in re.findall(r'<rect [^>]*height="([\d.]+)"', chart((0.5, 0.5), "x", "y"))]
     full = [float(h) for h in re.findall(r'<rect [^>]*height="([\d.]+)"', chart((1.0, 0.0), "x", "y"))]

@@ -51,6 +51,7 @@ class DamageTable:
     def __init__(self) -> None:
         self._cache: dict[tuple, list[Outcome] | str] = {}
         self._cells: dict[tuple, list[str]] = {}
+        self._frames: dict[tuple, list[tuple[int, str]]] = {}
         self.evaluations = 0
 
     @staticmethod
@@ -74,9 +75,15 @@ class DamageTable:
             outcomes = self.outcomes(weapon)
             if isinstance(outcomes, str):
                 self._cells[key] = [el("span", "—", title=outcomes, class_="ws-declined")] * len(REFERENCES)
+                self._frames[key] = []
             else:
                 self._cells[key] = [cell(o, r) for o, r in zip(outcomes, REFERENCES)]
+                self._frames[key] = [(len(d), what) for d, what in (plotted(o, r) for o, r in zip(outcomes, REFERENCES))]
         return self._cells[key]
+
+    def frames(self, weapons: list[dict]) -> str:
+        """The chart axes the cells of these weapons use (call after :meth:`cells`)."""
+        return frames(k for w in weapons for k in self._frames.get(self._key(w), []))
 
     def _compute(self, record: dict) -> list[Outcome] | str:
         try:
@@ -107,32 +114,51 @@ _W, _H = 104, 54
 _LEFT, _RIGHT, _TOP, _BOTTOM = 21, 3, 4, 15
 
 
-def chart(dist: tuple[float, ...], what: str, label: str) -> str:
-    """Bars of P(outcome = k) for k = 0..n on a fixed 0-100% scale, with both axes labelled."""
-    n = len(dist)
+def frame_id(n: int, what: str) -> str:
+    return f"ws-axes-{n}-{what.replace(' ', '-')}"
+
+
+def frame(n: int, what: str) -> str:
+    """The axes of a chart of n bars: gridlines and labels at 0, 50 and 100%, ticks, the axis's name.
+
+    Drawn once per page (:func:`frames`) and used by every chart of that shape."""
     width, height = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
     bar = width / max(n, 1)
     parts = []
-    for share in (0.5, 1.0):  # gridlines, labelled on the y axis
+    for share in (0.5, 1.0):
         y = _TOP + height * (1 - share)
-        parts.append(f'<line class="ws-grid" x1="{_LEFT}" y1="{y:.1f}" x2="{_W - _RIGHT}" y2="{y:.1f}"/>'
-                     f'<text class="ws-tick" x="{_LEFT - 2}" y="{y + 3:.1f}" text-anchor="end">{share:.0%}</text>')
-    parts.append(f'<text class="ws-tick" x="{_LEFT - 2}" y="{_TOP + height + 3:.1f}" text-anchor="end">0%</text>')
+        parts.append(f'<line class="ws-grid" x1="{_LEFT}" y1="{y:g}" x2="{_W - _RIGHT}" y2="{y:g}"/>'
+                     f'<text class="ws-tick" x="{_LEFT - 2}" y="{y + 3:g}" text-anchor="end">{share:.0%}</text>')
+    baseline = _TOP + height
+    parts.append(f'<text class="ws-tick" x="{_LEFT - 2}" y="{baseline + 3:g}" text-anchor="end">0%</text>'
+                 f'<line class="ws-axis" x1="{_LEFT}" y1="{baseline}" x2="{_W - _RIGHT}" y2="{baseline}"/>')
+    for k in (sorted({0, (n - 1) // 2, n - 1}) if n > 2 else range(n)):
+        parts.append(f'<text class="ws-tick" x="{_LEFT + (k + 0.5) * bar:.1f}" y="{baseline + 9}" '
+                     f'text-anchor="middle">{k}</text>')
+    parts.append(f'<text class="ws-axis-title" x="{_LEFT + width / 2:g}" y="{_H - 0.5}" text-anchor="middle">'
+                 f'{esc(what)}</text>')
+    return f'<g id="{frame_id(n, what)}">' + "".join(parts) + "</g>"
+
+
+def frames(keys) -> str:
+    """The axes that the page's charts use, defined once (hidden) before them."""
+    return ('<svg class="ws-chart-defs" width="0" height="0" aria-hidden="true"><defs>'
+            + "".join(frame(n, what) for n, what in sorted(set(keys))) + "</defs></svg>")
+
+
+def chart(dist: tuple[float, ...], what: str, label: str) -> str:
+    """Bars of P(outcome = k) for k = 0..n on a fixed 0-100% scale, over the axes of :func:`frame`."""
+    n = len(dist)
+    width, height = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
+    bar = width / max(n, 1)
+    rects = []
     for k, p in enumerate(dist):
         h = height * min(max(p, 0.0), 1.0)
         if h >= 0.05:
-            parts.append(f'<rect x="{_LEFT + k * bar + bar * 0.1:.1f}" y="{_TOP + height - h:.1f}" '
+            rects.append(f'<rect x="{_LEFT + k * bar + bar * 0.1:.1f}" y="{_TOP + height - h:.1f}" '
                          f'width="{max(bar * 0.8, 0.6):.1f}" height="{h:.1f}"/>')
-    baseline = _TOP + height
-    parts.append(f'<line class="ws-axis" x1="{_LEFT}" y1="{baseline}" x2="{_W - _RIGHT}" y2="{baseline}"/>')
-    ticks = sorted({0, (n - 1) // 2, n - 1}) if n > 2 else list(range(n))
-    for k in ticks:
-        x = _LEFT + (k + 0.5) * bar
-        parts.append(f'<text class="ws-tick" x="{x:.1f}" y="{baseline + 9}" text-anchor="middle">{k}</text>')
-    parts.append(f'<text class="ws-axis-title" x="{_LEFT + width / 2:.1f}" y="{_H - 0.5}" '
-                 f'text-anchor="middle">{esc(what)}</text>')
-    return (f'<svg class="ws-chart" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" role="img" '
-            f'aria-label="{esc(label)}"><title>{esc(label)}</title>' + "".join(parts) + "</svg>")
+    return (f'<svg class="ws-chart" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" role="img">'
+            f'<title>{esc(label)}</title><use href="#{frame_id(n, what)}"/>' + "".join(rects) + "</svg>")
 
 
 def cell(outcome: Outcome, ref: Reference) -> str:

@@ -136,8 +136,8 @@ def damage_table(site: Site, page: Page, weapons: list[dict]) -> str:
                    "expected models slain. Each chart shows the chance of each number of models slain "
                    "(wounds removed, against the single battle tank), from 0 on the left, on a scale of 0 to "
                    "100%. Computed by the Warscribe engine.", class_="ws-note")
-    return note + table(["Weapon"] + reference_head(), rows, label="Damage against reference targets",
-                        class_="ws-table ws-damage")
+    return note + site.damage.frames(weapons) + table(["Weapon"] + reference_head(), rows,
+                                                      label="Damage against reference targets", class_="ws-table ws-damage")
 
 
 def abilities(site: Site, page: Page, ds: dict) -> str:

@@ -115,7 +115,7 @@ class Site:
         self._holders: dict[str, list[dict]] | None = None
         self._users: dict[tuple[str, str], list[dict]] | None = None
         self._letters: dict[str, dict[str, list[tuple[str, str]]]] = {}
-        self._navs: dict[tuple[str, int], str] = {}
+        self._navs: dict[tuple[str, str], str] = {}
 
     def holders_of(self, ability: dict) -> list[dict]:
         """The datasheets whose abilities refer to an ability record."""
@@ -235,29 +235,26 @@ class Site:
         """The sidebar: `make()` gives (title, title URL or None, groups of (label, [(text, url)])).
 
         A sidebar is shared by many pages (a faction's datasheets), so it is made once per key
-        and page depth (links climb to the root, then down: :func:`urls.relative`) and only
-        the link to the page itself is marked on each."""
-        depth = page.url.count("/")
-        html = self._navs.get((key, depth))
+        and folder (its links read the same from every page of one folder) and only the link
+        to the page itself is marked on each."""
+        folder = page.url.rsplit("/", 2)[0] + "/" if page.url.count("/") > 1 else ""
+        html = self._navs.get((key, folder))
         if html is None:
             title, title_url, groups = make()
-            up = "../" * depth or "./"
-            parts = [el("p", a(up + title_url, esc(title)) if title_url is not None else esc(title),
+            base = folder + "-/"  # a page of the folder, for relative links to the others
+            parts = [el("p", a(self.href(base, title_url), esc(title)) if title_url is not None else esc(title),
                         class_="ws-sidenav__title")]
             for label, links in groups:
                 if not links:
                     continue
                 if label:
                     parts.append(el("p", esc(label), class_="ws-sidenav__group"))
-                items = "".join(el("li", a(up + url, esc(text), class_="md-nav__link"), class_="md-nav__item")
-                                for text, url in links)
-                parts.append(el("ul", items, class_="md-nav__list"))
+                items = "".join(el("li", a(self.href(base, url), esc(text))) for text, url in links)
+                parts.append(el("ul", items))
             html = el("nav", "".join(parts), class_="md-nav ws-sidenav", aria_label=title)
-            self._navs[(key, depth)] = html
-        up = "../" * depth or "./"
-        mine = f'<a href="{up}{page.url}" class="md-nav__link">'
-        page.nav = html.replace(mine, f'<a href="{up}{page.url}" class="md-nav__link md-nav__link--active" '
-                                      f'aria-current="page">', 1)
+            self._navs[(key, folder)] = html
+        mine = f'<a href="{self.href(folder + "-/", page.url)}">'
+        page.nav = html.replace(mine, mine[:-1] + ' class="ws-current" aria-current="page">', 1)
 
     def faction_nav(self, page: Page, faction: str) -> None:
         """A faction's datasheets and detachments beside one of its pages."""

@@ -56,13 +56,19 @@ def file_of(url: str) -> str:
 def relative(from_url: str, to_url: str) -> str:
     """The href from one page to another (both directory URLs, optionally with #anchor).
 
-    Up to the site's root, then down to the target ('../../../ability/10e/x/'): every link
-    of a page climbs the same way, so a list of links (a sidebar) reads the same on every
-    page of one depth and is made once. This runs for every link of every page.
+    Site URLs are plain folder paths ('a/b/'), so the relative path is the folders left
+    to climb plus the rest of the target; this runs for every link of every page.
     """
     path, _, anchor = to_url.partition("#")
     suffix = f"#{anchor}" if anchor else ""
     if path == from_url:
         return suffix or "./"
-    up = "../" * from_url.count("/")
-    return (up + path if up else "./" + path) + suffix
+    here = from_url.split("/")[:-1] if from_url else []
+    there = path.split("/")[:-1] if path else []
+    common = 0
+    for a, b in zip(here, there):
+        if a != b:
+            break
+        common += 1
+    rel = "../" * (len(here) - common) + "".join(part + "/" for part in there[common:])
+    return (rel if rel.startswith("../") else "./" + rel) + suffix

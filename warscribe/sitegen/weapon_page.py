@@ -43,7 +43,7 @@ def weapon(site: Site, name_key: tuple[str, str], records: list[dict], url: str)
                                    label="Profiles", class_="ws-table ws-weapons"), anchor="profiles")
     if len(rows) > 1:
         page.add(el("p", "Profiles are numbered in the order of the table above.", class_="ws-note"))
-    page.section("Damage against reference targets",
+    page.section("Damage against reference targets", site.damage.frames([h[0][0] for h in profiles.values()]) +
                  table(["Profile" if len(rows) > 1 else "Weapon"] + reference_head(),
                        damage if len(rows) > 1 else [[esc(title)] + damage[0][1:]],
                        label="Damage against reference targets", class_="ws-table ws-damage"), anchor="damage")
