@@ -32,8 +32,11 @@ def page(browser_site):
     pg = context.new_page()
     pg.requested = []
     pg.on("request", lambda r: pg.requested.append(r.url))
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
     pg.base = base
     yield pg
+    assert not pg.errors, pg.errors  # no script of the page (ours or the theme's) failed
     context.close()
 
 
@@ -59,7 +62,7 @@ def test_paladin_squad_weapon_table(page):
     assert re.match(r"\d+\.\d\d / \d+\.\d\d", first), first
     chart = damage.first.locator("td").nth(4).locator("svg")
     assert chart.locator("title").text_content().startswith("Chance of each number of wounds removed against Battle tank")
-    axes = page.locator(chart.locator("use").get_attribute("href"))  # drawn once per page, used by each chart
+    axes = page.locator(chart.locator("use").get_attribute("xlink:href"))  # drawn once per page, used by each chart
     texts = axes.locator("text").all_text_contents()
     assert texts[:3] == ["50%", "100%", "0%"] and texts[-1] == "wounds removed"  # the tank: damage, not a yes/no bar
     assert texts[3:-1] == ["0", "6", "12"]

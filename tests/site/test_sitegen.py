@@ -286,7 +286,7 @@ def test_damage_table_matches_a_hand_calculation():
     assert what == "wounds removed" and len(dist) == 13 and sum(dist) == pytest.approx(1.0)
     svg = chart(outcomes[1].slain_dist, "models slain", "a <label>")
     assert svg.startswith("<svg") and 2 <= svg.count("<rect") <= len(outcomes[1].slain_dist)
-    assert "<title>a &lt;label&gt;</title>" in svg and '<use href="#ws-axes-11-models-slain"/>' in svg
+    assert "<title>a &lt;label&gt;</title>" in svg and '<use xlink:href="#ws-axes-11-models-slain"/>' in svg
     axes = frame(11, "models slain")
     assert axes.startswith('<g id="ws-axes-11-models-slain">')
     assert [">100%<" in axes, ">50%<" in axes, ">0%<" in axes, ">models slain<" in axes, ">10<" in axes] == [True] * 5

@@ -147,7 +147,10 @@ def frames(keys) -> str:
 
 
 def chart(dist: tuple[float, ...], what: str, label: str) -> str:
-    """Bars of P(outcome = k) for k = 0..n on a fixed 0-100% scale, over the axes of :func:`frame`."""
+    """Bars of P(outcome = k) for k = 0..n on a fixed 0-100% scale, over the axes of :func:`frame`.
+
+    The axes are referenced with ``xlink:href``: the theme's instant navigation rewrites every
+    element's ``href``, which an SVG ``use`` does not allow."""
     n = len(dist)
     width, height = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
     bar = width / max(n, 1)
@@ -158,7 +161,7 @@ def chart(dist: tuple[float, ...], what: str, label: str) -> str:
             rects.append(f'<rect x="{_LEFT + k * bar + bar * 0.1:.1f}" y="{_TOP + height - h:.1f}" '
                          f'width="{max(bar * 0.8, 0.6):.1f}" height="{h:.1f}"/>')
     return (f'<svg class="ws-chart" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}" role="img">'
-            f'<title>{esc(label)}</title><use href="#{frame_id(n, what)}"/>' + "".join(rects) + "</svg>")
+            f'<title>{esc(label)}</title><use xlink:href="#{frame_id(n, what)}"/>' + "".join(rects) + "</svg>")
 
 
 def cell(outcome: Outcome, ref: Reference) -> str:

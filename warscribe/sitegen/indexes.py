@@ -96,7 +96,8 @@ def build(site: Site) -> Page:
         elif files:
             links = "".join(el("li", a(site.href(page.url, urls.source_url(f)), esc(f.split("/", 1)[-1]))
                                      + esc(f" ({len({id(r) for _a, _b, r in site.sources[f]})})")) for f in files)
-            label = el("details", el("summary", esc(name) + esc(f" — {len(files)} files")) + el("ul", links))
+            label = el("details", el("summary", esc(name) + " " + el("span", count(len(files), "file"), class_="ws-count"))
+                       + el("ul", links), class_="ws-group")
         else:
             label = esc(name)
         rows.append([label, esc(EDITIONS.get(src.get("ruleset"), src.get("ruleset", ""))),
@@ -111,7 +112,8 @@ def build(site: Site) -> Page:
             if rec["ruleset"] == rs:
                 n[rec["kind"]] += 1
         by_ruleset.append(el("li", el("strong", esc(EDITIONS.get(rs, rs))) + ": "
-                             + esc(", ".join(f"{v} {k}" for k, v in sorted(n.items())))))
+                             + esc(", ".join(count(v, k, "abilities" if k == "ability" else None)
+                                             for k, v in sorted(n.items())))))
     page.section("Records by edition", el("ul", "".join(by_ruleset)), anchor="rulesets")
     built = meta.get("generator", "warscribe")
     epoch = os.environ.get("SOURCE_DATE_EPOCH")

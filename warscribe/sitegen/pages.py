@@ -116,6 +116,13 @@ class Site:
         self._users: dict[tuple[str, str], list[dict]] | None = None
         self._letters: dict[str, dict[str, list[tuple[str, str]]]] = {}
         self._navs: dict[tuple[str, str], str] = {}
+        self._cached: dict[str, object] = {}
+
+    def cache(self, key: str, make):
+        """`make()`, once per site: for look-ups that page functions share."""
+        if key not in self._cached:
+            self._cached[key] = make()
+        return self._cached[key]
 
     def holders_of(self, ability: dict) -> list[dict]:
         """The datasheets whose abilities refer to an ability record."""

@@ -8,7 +8,8 @@ from collections import defaultdict
 from warscribe.sitegen import urls
 from warscribe.sitegen.datasheet_page import reference_head, weapon_row
 from warscribe.sitegen.markup import a, el, esc, table
-from warscribe.sitegen.pages import EDITIONS, Page, Site, count
+from warscribe.sitegen.pages import EDITIONS, Page, Site, count, initial, letter_anchor
+from warscribe.sitegen.search import tokens
 
 
 def _profile(w: dict) -> tuple:
@@ -19,7 +20,7 @@ def _profile(w: dict) -> tuple:
 def weapon(site: Site, name_key: tuple[str, str], records: list[dict], url: str) -> Page:
     ruleset = name_key[0]
     records = sorted(records, key=lambda w: w["id"])
-    title = records[0]["name"]
+    title = records[0]["name"]  # the name as its first record (by id) writes it
     carriers = [(w, site.bundle.datasheet_of(w)) for w in records]
     factions = sorted({d["faction"] for _w, d in carriers if d})
     context = factions[0] if len(factions) == 1 else f"Weapon, {len(factions)} factions"
@@ -62,9 +63,28 @@ def weapon(site: Site, name_key: tuple[str, str], records: list[dict], url: str)
     page.section("Carried by", carried, anchor="carried-by")
     page.index(*(ab["text"] for w in records[:1] for ab in w.get("abilities", [])), EDITIONS.get(ruleset, ruleset))
     site.provenance(page, records)
-    site.letter_nav(page, "Weapons", "weapons/", lambda: [(t, u) for (_r, _k), recs, u in site.weapons
-                                                           for t in [sorted(recs, key=lambda w: w["id"])[0]["name"]]])
+    weapon_nav(site, page)
     return page
+
+
+def weapon_nav(site: Site, page: Page) -> None:
+    """The weapons whose names start with the same word (Bolt pistol, Bolt rifle, Bolt sniper rifle...),
+    or, for a word no other weapon starts with, those of the same initial."""
+    groups = site.cache("weapons by first word", lambda: _by_first_word(site))
+    word = (tokens(page.title) or ["#"])[0]
+    if len(groups.get(word, [])) < 2:
+        site.letter_nav(page, "Weapons", "weapons/", lambda: [t for g in groups.values() for t in g])
+        return
+    site.sidenav(page, "weapons:" + word, lambda: (f"Weapons: {page.title.split()[0]}…", "weapons/#"
+                                                    + letter_anchor(initial(page.title)), [("", groups[word])]))
+
+
+def _by_first_word(site: Site) -> dict[str, list[tuple[str, str]]]:
+    groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for (_ruleset, _key), records, url in site.weapons:
+        name = min(records, key=lambda w: w["id"])["name"]
+        groups[(tokens(name) or ["#"])[0]].append((name, url))
+    return groups
 
 
 def pages(site: Site):
