@@ -9,19 +9,25 @@ wall clock also measures the other jobs.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from warscribe import ROOT
 
 MANIFEST = ROOT / "examples" / "bsdata-10e" / "manifest.yaml"
 DATA = ROOT.parent / "shared" / "bsdata"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 QUERIES = ("Intercessor Squad", "bolt rifle", "[SUSTAINED HITS]", "Aun'va", "intercesor", "fire overwatch")
 
 
@@ -51,12 +57,31 @@ def _generation(build: Path, scratch: Path) -> tuple[float, float, int]:
     return time.perf_counter() - wall, time.process_time() - cpu, gen.pages
 
 
-def _chromium() -> str:
+def chromium_path() -> str:
+    """Debian's Chromium (or $WARSCRIBE_CHROMIUM); the site's browser tests use it too."""
     for candidate in (os.environ.get("WARSCRIBE_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
                       shutil.which("chromium-browser")):
         if candidate and Path(candidate).is_file():
             return candidate
     return ""
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: Path):
+    """An HTTP server on a free local port for `folder`; yields its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def search_in_browser(site: Path) -> list[str] | str:
@@ -66,46 +91,30 @@ def search_in_browser(site: Path) -> list[str] | str:
         from playwright.sync_api import sync_playwright
     except ImportError:
         return "playwright is not installed (pip install -e '.[test]')"
-    chromium = _chromium()
+    chromium = chromium_path()
     if not chromium:
         return "no Chromium (set WARSCRIBE_CHROMIUM)"
-    import functools
-    import threading
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, *args) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
     lines = []
-    args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=args)
-            for query in QUERIES:
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
-                page = context.new_page()
-                page.goto(base + "datasheet/space-marines/intercessor-squad/")
-                page.wait_for_load_state("networkidle")
-                fetched = []
-                page.on("response", lambda r: fetched.append(len(r.body()) if r.ok and "/search/" in r.url else 0))
-                field = page.locator(".ws-search--header .ws-search__input")
-                start = time.perf_counter()
-                field.click()
-                field.type(query, delay=0)
-                page.locator(".ws-search--header .ws-search__item").first.wait_for(state="visible", timeout=60000)
-                elapsed = time.perf_counter() - start
-                first = page.locator(".ws-search--header .ws-search__title").first.inner_text()
-                lines.append(f"  {query!r:<22} first result {elapsed:5.2f} s after focus, {sum(fetched) / 1024:7.0f} KiB "
-                             f"of index fetched: {first}")
-                context.close()
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(site) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        for query in QUERIES:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            page.goto(base + "datasheet/space-marines/intercessor-squad/")
+            page.wait_for_load_state("networkidle")
+            fetched = []
+            page.on("response", lambda r: fetched.append(len(r.body()) if r.ok and "/search/" in r.url else 0))
+            field = page.locator(".ws-search--header .ws-search__input")
+            start = time.perf_counter()
+            field.click()
+            field.type(query, delay=0)
+            page.locator(".ws-search--header .ws-search__item").first.wait_for(state="visible", timeout=60000)
+            elapsed = time.perf_counter() - start
+            first = page.locator(".ws-search--header .ws-search__title").first.inner_text()
+            lines.append(f"  {query!r:<22} first result {elapsed:5.2f} s after focus, {sum(fetched) / 1024:7.0f} KiB "
+                         f"of index fetched: {first}")
+            context.close()
+        browser.close()
     return lines
 
 

@@ -9,35 +9,9 @@ from urllib.request import urlopen
 import pytest
 
 from searchui import ask
-from sitetest import CHROMIUM_ARGS, Links, require_browser, seed_build, serve  # noqa: F401 (fixture)
+from sitetest import Links, browser_site, page, seed_build, serve  # noqa: F401 (fixtures)
 
 PALADINS = "datasheet/grey-knights/paladin-squad/"
-
-
-@pytest.fixture(scope="module")
-def browser_site(seed_build):
-    sync_playwright, chromium = require_browser()
-    with serve(seed_build / "site") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            yield browser, base
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def page(browser_site):
-    browser, base = browser_site
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.requested = []
-    pg.on("request", lambda r: pg.requested.append(r.url))
-    pg.errors = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    pg.base = base
-    yield pg
-    assert not pg.errors, pg.errors  # no script of the page (ours or the theme's) failed
-    context.close()
 
 
 def test_paladin_squad_weapon_table(page):

@@ -4,21 +4,8 @@ models table's every column (OC included) on a desktop. The whole game's datashe
 
 from __future__ import annotations
 
-import pytest
-
 from phonecheck import PHONE, hidden_columns, phone_problems
-from sitetest import CHROMIUM_ARGS, require_browser, seed_build, serve  # noqa: F401 (fixture)
-
-
-@pytest.fixture(scope="module")
-def browser_site(seed_build):
-    sync_playwright, chromium = require_browser()
-    with serve(seed_build / "site") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            yield browser, base
-        finally:
-            browser.close()
+from sitetest import browser_site, page, seed_build  # noqa: F401 (fixtures)
 
 
 def _urls(build, folder: str = "") -> list[str]:

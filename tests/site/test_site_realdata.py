@@ -19,7 +19,7 @@ import realdata
 import searchcheck
 from phonecheck import PHONE, hidden_columns, phone_problems
 from searchui import ask
-from sitetest import CHROMIUM_ARGS, require_browser, serve
+from sitetest import browsing
 from warscribe.schema import bundle
 from warscribe.sitegen import urls
 from warscribe.sitegen.pages import WeaponNames
@@ -46,13 +46,8 @@ def whole(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser(whole):
-    sync_playwright, chromium = require_browser()
-    with serve(whole / "site") as base, sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            yield b, base
-        finally:
-            b.close()
+    with browsing(whole / "site") as both:
+        yield both
 
 
 def test_exact_titles_of_every_kind_rank_first_and_misspellings_are_found(whole, browser):

@@ -6,38 +6,12 @@ The same checks over the whole game are in test_site_realdata.py (slow).
 
 from __future__ import annotations
 
-import pytest
-
 import searchcheck
 from searchui import ask
-from sitetest import CHROMIUM_ARGS, require_browser, seed_build, serve  # noqa: F401 (fixture)
+from sitetest import browser_site, page, seed_build  # noqa: F401 (fixtures)
 from warscribe.schema import bundle
 from warscribe.sitegen import search, urls
 from warscribe.sitegen.pages import WeaponNames
-
-
-@pytest.fixture(scope="module")
-def browser_site(seed_build):
-    sync_playwright, chromium = require_browser()
-    with serve(seed_build / "site") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            yield browser, base
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def page(browser_site):
-    browser, base = browser_site
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.errors = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    pg.base = base
-    yield pg
-    assert not pg.errors, pg.errors
-    context.close()
 
 
 def url_of(b):
