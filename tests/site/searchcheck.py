@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from warscribe.sitegen.search import normal
+from warscribe.sitegen.urls import faction_url
 
 KINDS = ("datasheet", "weapon", "ability", "rule", "stratagem", "detachment", "enhancement", "keyword")
 APOSTROPHES = "'’"
@@ -59,14 +60,8 @@ def _pages(bundle, url_of) -> dict[str, set[str]]:
         for rec in bundle.kind(kind):
             pages[normal(rec["name"])].add(url_of(rec))
     for rec in bundle.kind("datasheet"):
-        pages[normal(rec["faction"])].add("faction/" + _slug(rec["faction"]) + "/")
+        pages[normal(rec["faction"])].add(faction_url(rec["faction"]))
     return pages
-
-
-def _slug(name: str) -> str:
-    from warscribe.schema.text import slugify
-
-    return slugify(name)
 
 
 def sample(bundle, url_of, per_kind: int = 40, seed: int = 20) -> list[Query]:
