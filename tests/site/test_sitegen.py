@@ -157,6 +157,28 @@ def test_a_datasheet_page_reads_as_players_read_it(tmp_path):
     assert html.count('href="../../../weapon/11e/storm-bolter/"') == 2
 
 
+def test_a_unit_of_many_detachments_lists_their_stratagems_closed(tmp_path):
+    """A hundred stratagems in a score of detachments: core ones open, each detachment one closed line with its count."""
+    gk, extra, ids = "grey-knights", [], ["core-11e/fire-overwatch"]
+    for n in range(5):
+        det = f"{gk}/det{n}"
+        strats = [f"{det}/s{k}" for k in range(n + 1)]
+        extra.append(records.detachment(id=det, name=f"Host {n}", ruleset="11e", faction="Grey Knights",
+                                        rule={"name": "R", "text": "T."}, stratagems=strats, enhancements=[], source=SRC))
+        extra += [records.stratagem(id=sid, name=f"Ploy {n}.{k}", ruleset="11e", cp=1, category=None, origin="detachment",
+                                    detachment=det, effect="E.", source=SRC) for k, sid in enumerate(strats)]
+        ids += strats
+    army = [r for r in _army() if r["kind"] != "datasheet"] + [dict(r, stratagems=ids) for r in _army() if r["id"] == f"{gk}/paladins"]
+    generate(_bundle(army + extra), [], tmp_path)
+    _head, html = _page(tmp_path / "site-src" / "docs", "datasheet/grey-knights/paladins/")
+    strats = html[html.index('id="stratagems"'):]
+    assert "16 stratagems in 6 groups" in strats
+    assert strats.index("Core stratagems") < strats.index("<details")
+    closed = re.findall(r'<details class="ws-group"><summary>(Host \d)\s*<span class="ws-count">(\d+) stratagems?</span>', strats)
+    assert closed == [(f"Host {n}", str(n + 1)) for n in range(5)]
+    assert "<details open" not in strats
+
+
 def test_characteristics_and_feel_no_pain():
     assert [characteristic(k, v) for k, v in (("M", 6), ("Sv", 3), ("Ld", 6), ("invulnerable", 4), ("fnp", 6),
                                                 ("T", 4), ("M", None), ("OC", 0))] == ['6"', "3+", "6+", "4++", "6+++", "4", "-", "0"]

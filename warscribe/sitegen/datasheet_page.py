@@ -10,7 +10,7 @@ from warscribe.sitegen import urls
 from warscribe.sitegen.damage import REFERENCES
 from warscribe.sitegen.linker import Unresolved
 from warscribe.sitegen.markup import el, esc, table
-from warscribe.sitegen.pages import Page, Site
+from warscribe.sitegen.pages import Page, Site, count
 
 _FNP = re.compile(r"feel no pain\s*(\d)\+?", re.IGNORECASE)
 
@@ -200,12 +200,22 @@ def datasheet_stratagems(site: Site, page: Page, ds: dict) -> str:
         return (1, det["name"].casefold(), key) if det else (_GROUP_ORDER.get(key, 2), key, key)
 
     body = []
-    for key in sorted(groups, key=order):
+    keys = sorted(groups, key=order)
+    for key in keys:
         det = site.bundle.get(key) if key not in _GROUP_TITLES else None
-        title = site.ref(page.url, det) + " detachment" if det else esc(_GROUP_TITLES.get(key, key))
-        body.append(el("h3", title) + site.stratagem_list(page, groups[key]))
+        listed = site.stratagem_list(page, groups[key])
+        if det is None or len(keys) <= 3:  # a few groups are read at a glance; core ones always open
+            title = site.ref(page.url, det) + " detachment" if det else esc(_GROUP_TITLES.get(key, key))
+            body.append(el("h3", title) + listed)
+            continue
+        # A unit of a large faction is the target of a hundred stratagems or more, in a score of
+        # detachments: one closed line each, a player opens the one they play.
+        summary = el("summary", esc(det["name"]) + " " + el("span", count(len(groups[key]), "stratagem"), class_="ws-count"))
+        body.append(el("details", summary + el("p", site.ref(page.url, det) + " detachment", class_="ws-role") + listed,
+                       class_="ws-group"))
     if not body:
         return ""
     note = ("Stratagems whose target this unit's keywords satisfy." if compiled else
             "Stratagems of this unit's faction and the core stratagems of its ruleset; check each one's target.")
-    return el("p", note, class_="ws-note") + "".join(body)
+    total = sum(len(v) for v in groups.values())
+    return el("p", note + f" {count(total, 'stratagem')} in {count(len(groups), 'group')}.", class_="ws-note") + "".join(body)
