@@ -116,7 +116,10 @@ def _page(docs, url: str) -> tuple[dict, str]:
 
 
 def test_a_page_for_every_record_and_the_unresolved_on_diagnostics(tmp_path):
-    b = _bundle(_army())
+    fluffy = [records.stratagem(id=f"core-11e/fluff-{n}", name=f"Fluff {n}", ruleset="11e", cp=1, category=None,
+                                origin="core", detachment=None, effect=effect, source=SRC)
+              for n, effect in enumerate(("Gain [FLUFFY].", "Gain [fluffy] and the Made Up Stratagem."))]
+    b = _bundle(_army() + fluffy)
     gen = generate(b, [{"file": "sources/x.txt", "line": 3, "level": "warning", "code": "lost-table",
                         "message": "a <table> was lost"}], tmp_path)
     docs = tmp_path / "site-src" / "docs"
@@ -129,6 +132,13 @@ def test_a_page_for_every_record_and_the_unresolved_on_diagnostics(tmp_path):
     assert (docs / "source" / "x-txt.md").is_file() and (docs / "assets" / "warscribe.css").is_file()
     _head, diagnostics = _page(docs, "diagnostics/")
     assert "a &lt;table&gt; was lost" in diagnostics
+    # The unresolved references one row each, with the pages they are on.
+    unresolved = diagnostics[diagnostics.index('id="unresolved"'):]
+    assert "2 references the site could not link, 3 times in all" in unresolved
+    rows = re.findall(r"<tr>(.*?)</tr>", unresolved, re.S)[1:]
+    assert len(rows) == 2 and "<code>[FLUFFY]</code> <code>[fluffy]</code>" in rows[0] and ">2<" in rows[0]
+    assert "../stratagem/core-11e/fluff-0/" in rows[0] and "../stratagem/core-11e/fluff-1/" in rows[0]
+    assert "Made Up Stratagem" in rows[1]
     _head, rule_page = _page(docs, "rule/11e/rules/06-03-hazard-rolls/")
     assert "&lt;b&gt;unit&lt;/b&gt;" in rule_page and "sources/x.txt" in rule_page
     assert gen.pages == len(list(docs.rglob("*.md")))

@@ -283,8 +283,29 @@ def diagnostics(site: Site) -> Page:
         page.add(table(["Line", "Level", "Code", "Message", "Expected", "Found"], rows, label=file or "diagnostics",
                        class_="ws-table"))
     if site.linker.unresolved:
-        rows = [[a(site.href(page.url, u.page), esc(u.page or "home")), esc(u.what), el("code", esc(u.text))]
-                for u in sorted(set(site.linker.unresolved), key=lambda u: (u.page, u.what, u.text))]
-        page.section("Unresolved references", table(["Page", "Reference", "Text"], rows, label="Unresolved references",
-                                                    class_="ws-table"), anchor="unresolved")
+        page.section("Unresolved references", _unresolved(site, page), anchor="unresolved")
     return page
+
+
+_SHOWN_PAGES = 5
+
+
+def _unresolved(site: Site, page: Page) -> str:
+    """One row per reference (kind and text, brackets and case aside): how many pages print it, and the
+    first few. A source without some records (the Wahapedia export has no weapon abilities' rules)
+    leaves the same few references on thousands of pages; a row each would be a page of megabytes."""
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    for u in set(site.linker.unresolved):
+        groups[(u.what, u.text.strip("[]() ").casefold())].append(u)
+    rows = []
+    for (what, _key), refs in sorted(groups.items(), key=lambda g: (-len({u.page for u in g[1]}), g[0])):
+        pages = sorted({u.page for u in refs})
+        texts = sorted({u.text for u in refs})
+        links = ", ".join(a(site.href(page.url, p), esc(p or "home")) for p in pages[:_SHOWN_PAGES])
+        if len(pages) > _SHOWN_PAGES:
+            links += esc(f" and {len(pages) - _SHOWN_PAGES} more")
+        rows.append([esc(what), " ".join(el("code", esc(t)) for t in texts[:3]), str(len(pages)), links])
+    total = len({(u.page, u.what, u.text) for u in site.linker.unresolved})
+    return (el("p", esc(f"{count(len(groups), 'reference')} the site could not link, "
+                        f"{total} times in all; the most frequent first.")) +
+            table(["Reference", "Text", "Pages", "On"], rows, label="Unresolved references", class_="ws-table"))
