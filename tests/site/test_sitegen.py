@@ -11,10 +11,10 @@ import pytest
 from warscribe.schema import bundle as bundle_module
 from warscribe.schema import records
 from warscribe.sitegen import generate, hooks, registry, search, urls
-from warscribe.sitegen.datasheet_page import characteristic, feel_no_pain
+from warscribe.sitegen.datasheet_page import characteristic, feel_no_pain, weapon_row
 from warscribe.sitegen.linker import Linker
 from warscribe.sitegen.markup import a, attrs, esc
-from warscribe.sitegen.pages import PAGE_MARKER, Page
+from warscribe.sitegen.pages import PAGE_MARKER, Page, Site
 
 SRC = [{"file": "sources/x.txt", "first_line": 1, "last_line": 2, "ruleset": "11e"}]
 
@@ -187,6 +187,18 @@ def test_a_unit_of_many_detachments_lists_their_stratagems_closed(tmp_path):
     closed = re.findall(r'<details class="ws-group"><summary>(Host \d)\s*<span class="ws-count">(\d+) stratagems?</span>', strats)
     assert closed == [(f"Host {n}", str(n + 1)) for n in range(5)]
     assert "<details open" not in strats
+
+
+def test_weapon_abilities_as_players_read_them_linked_or_not():
+    site = Site(_bundle(_army()), [])
+    page = Page("datasheet/grey-knights/paladins/", "Paladin Squad")
+    weapon = dict(next(r for r in _army() if r["kind"] == "weapon"), abilities=[
+        {"id": "sustained-hits", "text": "sustained hits 1", "x": 1}, {"id": "blast", "text": "blast"},
+        {"id": "custom", "text": "Shreds armour", "name": "Shreds armour"}])
+    cell = weapon_row(site, page, weapon)[-1]
+    assert ">SUSTAINED HITS 1</a>" in cell  # linked to its rule, with its summary
+    assert cell.endswith(", BLAST, Shreds armour")  # no record of Blast here: printed alike, unlinked
+    assert [(u.what, u.text) for u in site.linker.unresolved] == [("ability", "blast")]
 
 
 def test_characteristics_and_feel_no_pain():

@@ -112,10 +112,11 @@ def weapon_row(site: Site, page: Page, w: dict) -> list[str]:
     abilities = []
     for ab in w.get("abilities", []):
         rec = site.linker.weapon_ability(ab, w["ruleset"])
-        if rec is None:
-            if ab["id"] != "custom":
-                site.linker.unresolved.append(Unresolved(page.url, "ability", ab["text"]))
+        if rec is None and ab["id"] == "custom":
             abilities.append(esc(ab["text"]))
+        elif rec is None:  # a weapon ability the engine knows, with no rules record in the build (Wahapedia's)
+            site.linker.unresolved.append(Unresolved(page.url, "ability", ab["text"]))
+            abilities.append(esc(ab["text"].strip("[]").upper()))
         else:
             abilities.append(site.ref(page.url, rec, ab["text"].strip("[]").upper(), tip=True))
     rng = "Melee" if w.get("range") is None else f'{w["range"]:g}"'
