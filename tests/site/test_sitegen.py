@@ -201,6 +201,23 @@ def test_weapon_abilities_as_players_read_them_linked_or_not():
     assert [(u.what, u.text) for u in site.linker.unresolved] == [("ability", "blast")]
 
 
+def test_a_large_a_to_z_index_is_a_page_per_initial(tmp_path, monkeypatch):
+    from warscribe.sitegen import indexes
+
+    generate(_bundle(_army()), [], tmp_path / "one")
+    _head, whole = _page(tmp_path / "one" / "site-src" / "docs", "a-z/")
+    assert 'href="../datasheet/grey-knights/paladins/">Paladin Squad<' in whole
+    monkeypatch.setattr(indexes, "A_TO_Z_PAGE_LIMIT", 3)
+    generate(_bundle(_army()), [], tmp_path / "split")
+    docs = tmp_path / "split" / "site-src" / "docs"
+    _head, top = _page(docs, "a-z/")
+    assert "Paladin Squad" not in top and re.search(r'href="\./p/">P</a><small> \d+ pages?</small>', top)
+    _head, p = _page(docs, "a-z/p/")
+    assert 'href="../../datasheet/grey-knights/paladins/">Paladin Squad</a><small> Datasheet, Grey Knights</small>' in p
+    assert "<strong>P</strong>" in p and 'href="../s/">S</a>' in p  # the bar: this initial, the others linked
+    assert re.search(r'<nav class="ws-crumbs".*?>Home<.*?href="../">A–Z index<', p)
+
+
 def test_characteristics_and_feel_no_pain():
     assert [characteristic(k, v) for k, v in (("M", 6), ("Sv", 3), ("Ld", 6), ("invulnerable", 4), ("fnp", 6),
                                                 ("T", 4), ("M", None), ("OC", 0))] == ['6"', "3+", "6+", "4++", "6+++", "4", "-", "0"]

@@ -248,17 +248,47 @@ def sources(site: Site) -> Page:
     return page
 
 
-def a_to_z(site: Site) -> Page:
-    """Every record page and faction, by title, with its kind and context."""
+# Above this many entries the A–Z index is a page per initial (the whole game's would be one page of
+# a megabyte, heavy on a phone); below it, one page.
+A_TO_Z_PAGE_LIMIT = 1500
+
+
+def a_to_z(site: Site) -> list[Page]:
+    """Every record page and faction, by title, with its kind and context: one page, or one per initial
+    under a page of the initials with their counts."""
     page = _index("a-z/", "A–Z index")
     entries = []
     for p in site.made:
         if p.kind in KIND_LABELS and p.searchable:
-            entries.append((p.title, el("li", a(site.href(page.url, p.url), esc(p.title))
-                                        + el("small", esc(" " + KIND_LABELS[p.kind] + (f", {p.context}" if p.context
-                                                                                       and p.kind != "faction" else ""))))))
-    _letters(page, entries)
-    return page
+            context = f", {p.context}" if p.context and p.kind != "faction" else ""
+            entries.append((p.title, p.url, KIND_LABELS[p.kind] + context))
+    if len(entries) <= A_TO_Z_PAGE_LIMIT:
+        _letters(page, [(t, _entry(site, page, t, u, c)) for t, u, c in entries])
+        return [page]
+    by_letter: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    for entry in sorted(entries, key=lambda e: (e[0].casefold(), e[1])):
+        by_letter[initial(entry[0])].append(entry)
+    letter_url = {k: f"a-z/{letter_anchor(k)[len('letter-'):]}/" for k in by_letter}
+    page.add(el("p", esc(f"{count(len(entries), 'page')} by title, a page for each initial.")))
+    page.add(el("ul", "".join(el("li", a(site.href(page.url, letter_url[k]), esc(k))
+                                     + el("small", esc(f" {count(len(by_letter[k]), 'page')}")))
+                              for k in LETTERS if k in by_letter), class_="ws-columns ws-initials"))
+    pages = [page]
+    for k in LETTERS:
+        if k not in by_letter:
+            continue
+        sub = Page(letter_url[k], f"A–Z index: {k}", kind="index", searchable=False,
+                   crumbs=[("Home", ""), ("A–Z index", page.url)])
+        bar = [el("strong", esc(x)) if x == k else a(site.href(sub.url, letter_url[x]), esc(x)) if x in by_letter
+               else el("span", esc(x)) for x in LETTERS]
+        sub.add(el("nav", " ".join(bar), class_="ws-letters", aria_label="Initials"))
+        sub.add(el("ul", "".join(_entry(site, sub, t, u, c) for t, u, c in by_letter[k]), class_="ws-columns"))
+        pages.append(sub)
+    return pages
+
+
+def _entry(site: Site, page: Page, title: str, url: str, context: str) -> str:
+    return el("li", a(site.href(page.url, url), esc(title)) + el("small", esc(" " + context)))
 
 
 def diagnostics(site: Site) -> Page:

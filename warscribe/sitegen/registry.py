@@ -61,7 +61,7 @@ FAMILIES: list[Family] = [
     Family("faction", lambda site: (record_pages.faction(site, slug) for slug in sorted(site.factions))),
     Family("cards", stratagem_cards.pages),  # stratagems at the table, per faction and detachment
     Family("source", lambda site: (record_pages.source(site, file) for file in sorted(site.sources))),
-    Family("a-z", one(indexes.a_to_z), nav=("A–Z", "a-z/"), late=True),
+    Family("a-z", indexes.a_to_z, nav=("A–Z", "a-z/"), late=True),
     Family("build", one(indexes.build), nav=("Build and sources", "build/"), section="Build"),
     Family("sources", one(indexes.sources), nav=("Sources", "sources/"), section="Build"),
     # Last: it lists what the other pages could not resolve.
