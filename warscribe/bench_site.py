@@ -69,14 +69,23 @@ def chromium_path() -> str:
 
 
 class _Quiet(SimpleHTTPRequestHandler):
+    def __init__(self, *args, served: list | None = None, **kwargs) -> None:
+        self.served = served
+        super().__init__(*args, **kwargs)
+
+    def log_request(self, code="-", size="-") -> None:
+        if self.served is not None:
+            self.served.append((self.path.lstrip("/"), int(getattr(code, "value", code))))
+
     def log_message(self, *args) -> None:
         pass
 
 
 @contextlib.contextmanager
-def serve(folder: Path):
-    """An HTTP server on a free local port for `folder`; yields its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+def serve(folder: Path, served: list | None = None):
+    """An HTTP server on a free local port for `folder`; yields its base URL. `served` (if given)
+    gets the (path, status) of every response, in order."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder), served=served))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

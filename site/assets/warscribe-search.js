@@ -308,7 +308,7 @@
   document.addEventListener("click", function (e) {
     if (header && !e.target.closest(".ws-search--header")) header.close();
   });
-  // The theme swaps pages without reloading them (navigation.instant): set up each new one.
+  // Should the theme swap pages without reloading them (navigation.instant), set up each new one.
   if (window.document$ && window.document$.subscribe) window.document$.subscribe(setup);
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
   else setup();

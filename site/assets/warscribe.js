@@ -1,6 +1,6 @@
 /* Place a rule tooltip beside its link, inside the window: the tooltip is position: fixed, so
    a table's scroll box cannot clip it. Delegated from the document, so it keeps working when
-   the theme swaps pages without reloading (navigation.instant). */
+   the theme swaps pages without reloading (navigation.instant, should a site turn it on). */
 (function () {
   function place(event) {
     var holder = event.target.closest && event.target.closest(".ws-tipped");

@@ -72,7 +72,10 @@ def test_follow_links_to_an_ability_and_a_stratagem(page):
     # The 11th edition's version is linked from the 10th's.
     assert page.locator("a.ws-other-edition").get_attribute("href").endswith("11e/abilities/sustained-hits/")
     page.goto(page.base + PALADINS)
-    page.locator("#stratagems ~ ul a:has-text('POINT-BLANK PURGATION'), .ws-stratagems a:has-text('POINT-BLANK PURGATION')").first.click()
+    group = page.locator("details.ws-group", has=page.locator("summary", has_text="Hallowed Conclave"))
+    assert not group.locator(".ws-stratagems a").first.is_visible()  # a detachment's stratagems: one closed line
+    group.locator("summary").click()
+    group.locator(".ws-stratagems a:has-text('POINT-BLANK PURGATION')").click()
     page.wait_for_url("**/stratagem/grey-knights/hallowed-conclave/point-blank-purgation/")
     text = page.locator("article").inner_text()
     assert "WHEN" in text and "storm bolter" in text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import searchcheck
 from searchui import ask
-from sitetest import browser_site, page, seed_build  # noqa: F401 (fixtures)
+from sitetest import browser_site, page, seed_build, serve  # noqa: F401 (fixtures)
 from warscribe.schema import bundle
 from warscribe.sitegen import search, urls
 from warscribe.sitegen.pages import WeaponNames
@@ -112,3 +112,27 @@ def test_search_on_a_phone(browser_site):
         assert not field.is_visible()
     finally:
         context.close()
+
+
+def test_the_index_is_fetched_once_while_the_player_browses(browser_site, seed_build):
+    """The titles index crosses the network once: on the next page a search reads it from the
+    browser's cache, at most asking the server whether it changed (pages are whole loads: the
+    theme's instant navigation needs the site's final address, which a portable build lacks)."""
+    browser, _base = browser_site
+    served: list[tuple[str, int]] = []
+    with serve(seed_build / "site", served) as base:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            page = context.new_page()
+            page.goto(base + "datasheet/grey-knights/paladin-squad/")
+            assert ask(page, base, "Paladin Squad")[0] == "datasheet/grey-knights/paladin-squad/"
+            page.locator("nav.ws-crumbs a", has_text="Grey Knights").click()
+            page.wait_for_url("**/faction/grey-knights/")
+            found = ask(page, base, "Paladin Squad")
+            assert found and found[0] == "datasheet/grey-knights/paladin-squad/"
+        finally:
+            context.close()
+    titles = [status for path, status in served if path == "search/titles.json"]
+    assert titles[0] == 200 and all(s == 304 for s in titles[1:]), served  # sent once, then at most "not modified"
+    assert "faction/grey-knights/" in [p for p, _s in served]
+    assert "sitemap.xml" not in [p for p, _s in served]  # no request for the theme's instant navigation

@@ -149,8 +149,9 @@ def frames(keys) -> str:
 def chart(dist: tuple[float, ...], what: str, label: str) -> str:
     """Bars of P(outcome = k) for k = 0..n on a fixed 0-100% scale, over the axes of :func:`frame`.
 
-    The axes are referenced with ``xlink:href``: the theme's instant navigation rewrites every
-    element's ``href``, which an SVG ``use`` does not allow."""
+    The axes are referenced with ``xlink:href``: the theme's instant navigation (off in
+    site/mkdocs.yml, but a site may turn it on) rewrites every element's ``href``, which an SVG
+    ``use`` does not allow."""
     n = len(dist)
     width, height = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
     bar = width / max(n, 1)
