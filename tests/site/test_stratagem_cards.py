@@ -29,7 +29,7 @@ def _cards(markdown: str) -> list[str]:
 
 @pytest.mark.slow
 def test_every_faction_and_detachment_of_the_whole_game_has_its_page(tmp_path_factory):
-    out = realdata.build(tmp_path_factory, "wahapedia-10e")
+    out = realdata.build(tmp_path_factory, "wahapedia-10e", site=True)  # the build test_site_realdata.py reads too
     bundle = load(out)
     pages = {p.url: p for p in stratagem_cards.pages(Site(bundle, []))}
     dets = [d for d in bundle.kind("detachment") if bundle.stratagems_of(d)]
