@@ -7,26 +7,13 @@ playwright's own browser download is never used: the tests launch the system Chr
 from __future__ import annotations
 
 import contextlib
-import functools
 import html.parser
 import os
-import shutil
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def chromium_path() -> str:
-    for candidate in (os.environ.get("WARSCRIBE_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("chromium-browser")):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return ""
+from warscribe.bench_site import CHROMIUM_ARGS, chromium_path, serve  # noqa: F401 (shared with the bench)
 
 
 def require_browser():
@@ -42,24 +29,6 @@ def require_browser():
             pytest.fail(f"{why}: the browser tests must run under CI (.ci/run installs both)")
         pytest.skip(why)
     return sync_playwright, path
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def serve(folder: Path):
-    """An HTTP server on a free local port for `folder`; yields its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 class Links(html.parser.HTMLParser):
@@ -92,3 +61,38 @@ def seed_build(tmp_path_factory) -> Path:
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return out
+
+
+@contextlib.contextmanager
+def browsing(folder: Path):
+    """Headless Chromium and an HTTP server for `folder`: yields (browser, base URL)."""
+    sync_playwright, chromium = require_browser()
+    with serve(folder) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield browser, base
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser_site(seed_build):
+    """The seeds' site in headless Chromium: (browser, base URL)."""
+    with browsing(seed_build / "site") as both:
+        yield both
+
+
+@pytest.fixture
+def page(browser_site):
+    """A desktop-sized page of the seeds' site that records its requests and fails the test on a script error."""
+    browser, base = browser_site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.requested = []
+    pg.on("request", lambda r: pg.requested.append(r.url))
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.base = base
+    yield pg
+    assert not pg.errors, pg.errors  # no script of the page (ours or the theme's) failed
+    context.close()

@@ -8,32 +8,10 @@ from urllib.request import urlopen
 
 import pytest
 
-from sitetest import CHROMIUM_ARGS, Links, require_browser, seed_build, serve  # noqa: F401 (fixture)
+from searchui import ask
+from sitetest import Links, browser_site, page, seed_build, serve  # noqa: F401 (fixtures)
 
 PALADINS = "datasheet/grey-knights/paladin-squad/"
-
-
-@pytest.fixture(scope="module")
-def browser_site(seed_build):
-    sync_playwright, chromium = require_browser()
-    with serve(seed_build / "site") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            yield browser, base
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def page(browser_site):
-    browser, base = browser_site
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.requested = []
-    pg.on("request", lambda r: pg.requested.append(r.url))
-    pg.base = base
-    yield pg
-    context.close()
 
 
 def test_paladin_squad_weapon_table(page):
@@ -47,12 +25,26 @@ def test_paladin_squad_weapon_table(page):
     assert set(cells) == {"Incinerator", "Psilencer", "Psycannon", "Storm bolter"}
     melee = page.locator("table.ws-melee tbody tr").first.locator("td").all_inner_texts()
     assert melee[:7] == ["Nemesis force weapon", "Melee", "4", "2+", "6", "-2", "2"]
-    # The damage table: one row per weapon, four reference targets, a plot per cell.
+    # The damage table: one row per weapon, four named reference targets, a chart per cell with its axes.
     damage = page.locator("table.ws-damage tbody tr")
     assert damage.count() == 5
-    assert page.locator("table.ws-damage svg.ws-spark").count() == 20
+    heads = page.locator("table.ws-damage thead th").all_inner_texts()
+    assert [h.split("\n")[0] for h in heads] == ["Weapon", "Light infantry", "Power-armoured infantry",
+                                                  "Terminator-armoured infantry", "Battle tank"]
+    assert page.locator("table.ws-damage svg.ws-chart").count() == 20
     first = damage.first.locator("td").nth(1).inner_text()
     assert re.match(r"\d+\.\d\d / \d+\.\d\d", first), first
+    chart = damage.first.locator("td").nth(4).locator("svg")
+    assert chart.locator("title").text_content().startswith("Chance of each number of wounds removed against Battle tank")
+    axes = page.locator(chart.locator("use").get_attribute("xlink:href"))  # drawn once per page, used by each chart
+    texts = axes.locator("text").all_text_contents()
+    assert texts[:3] == ["50%", "100%", "0%"] and texts[-1] == "wounds removed"  # the tank: damage, not a yes/no bar
+    assert texts[3:-1] == ["0", "6", "12"]
+    box = chart.bounding_box()
+    assert box["width"] > 90 and box["height"] > 45  # the axes are drawn, not collapsed
+    # The weapon's name leads to its page.
+    href = page.locator("table.ws-ranged a.ws-weapon-name:has-text('Psycannon')").get_attribute("href")
+    assert href.endswith("/weapon/10e/psycannon/"), href
     # Keywords and the faction are links.
     assert page.locator("a:has-text('TERMINATOR')").count() >= 1
     assert page.locator(".ws-meta a:has-text('Grey Knights')").count() == 1
@@ -80,7 +72,10 @@ def test_follow_links_to_an_ability_and_a_stratagem(page):
     # The 11th edition's version is linked from the 10th's.
     assert page.locator("a.ws-other-edition").get_attribute("href").endswith("11e/abilities/sustained-hits/")
     page.goto(page.base + PALADINS)
-    page.locator("#stratagems ~ ul a:has-text('POINT-BLANK PURGATION'), .ws-stratagems a:has-text('POINT-BLANK PURGATION')").first.click()
+    group = page.locator("details.ws-group", has=page.locator("summary", has_text="Hallowed Conclave"))
+    assert not group.locator(".ws-stratagems a").first.is_visible()  # a detachment's stratagems: one closed line
+    group.locator("summary").click()
+    group.locator(".ws-stratagems a:has-text('POINT-BLANK PURGATION')").click()
     page.wait_for_url("**/stratagem/grey-knights/hallowed-conclave/point-blank-purgation/")
     text = page.locator("article").inner_text()
     assert "WHEN" in text and "storm bolter" in text
@@ -88,27 +83,22 @@ def test_follow_links_to_an_ability_and_a_stratagem(page):
     assert page.locator("dl.ws-stratagem a:has-text('[TWIN-LINKED]')").count() == 1
 
 
-def _search(page, query: str) -> list[tuple[str, str]]:
-    page.goto(page.base)
-    box = page.locator("input.md-search__input")
-    box.click()
-    box.type(query, delay=30)  # key by key: the search listens to keyboard events
-    page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=15000)
-    items = page.locator(".md-search-result__item > a")
-    return [(items.nth(i).get_attribute("href"), items.nth(i).inner_text()) for i in range(items.count())]
-
-
 def test_search_finds_a_weapon_and_a_rule(page):
-    results = _search(page, "Psycannon")
-    assert PALADINS in results[0][0], results[:3]
-    results = _search(page, "hazard")
-    assert "rule/11e/rules/06-03-hazard-rolls/" in results[0][0], results[:3]
+    page.goto(page.base)
+    results = ask(page, page.base, "Psycannon")
+    assert results[0] == "weapon/10e/psycannon/", results[:3]
+    assert PALADINS in results[:3], results[:3]  # and the datasheet that carries it, by its text
+    assert ask(page, page.base, "hazard")[0] == "rule/11e/rules/06-03-hazard-rolls/"
+    page.locator(".ws-search--header .ws-search__input").press("Enter")
+    page.wait_for_url("**/rule/11e/rules/06-03-hazard-rolls/")
+    assert page.locator("h1").inner_text() == "06.03 Hazard Rolls"
 
 
 def test_no_request_leaves_the_site(page):
-    for path in ("", PALADINS, "stratagems/", "diagnostics/"):
+    for path in ("", PALADINS, "stratagems/", "diagnostics/", "weapon/10e/psycannon/", "a-z/"):
         page.goto(page.base + path)
         page.wait_for_load_state("networkidle")
+    ask(page, page.base, "storm bolter")
     outside = [u for u in page.requested if not u.startswith(page.base) and not u.startswith("data:")]
     assert page.requested and not outside, outside
 
@@ -187,4 +177,4 @@ def test_the_root_mkdocs_config_rebuilds_the_generated_site(seed_build, tmp_path
                           cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "again" / "index.html").is_file()
-    assert (tmp_path / "again" / "search" / "search_index.json").is_file()
+    assert (tmp_path / "again" / "search" / "titles.json").is_file()

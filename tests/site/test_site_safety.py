@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from html.parser import HTMLParser
 import pytest
 import yaml
 
+from searchui import ask
 from sitetest import CHROMIUM_ARGS, require_browser, serve
 from conftest import ROOT
 
@@ -20,11 +22,12 @@ SCRIPT = "<script>window.__pwned = 'script'</script>"
 ONERROR = "<img src=x onerror=\"window.__pwned = 'onerror'\">"
 MD_LINK = "[click me](javascript:window.__pwned='markdown')"
 A_LINK = "<a href=\"javascript:window.__pwned='anchor'\">click here</a>"
+TITLE = "<img src=x onerror=\"window.__pwned = 'title'\">"  # in a weapon's name: page titles, sidebars, search
 
 
 @pytest.fixture(scope="module")
 def hostile_build(tmp_path_factory):
-    """The seeds with the payloads in an ability's text, a wargear option and a wargear ability."""
+    """The seeds with the payloads in an ability's text, a wargear option, a wargear ability and a weapon's name."""
     tmp = tmp_path_factory.mktemp("hostile")
     sources = tmp / "sources"
     shutil.copytree(ROOT / "sources", sources)
@@ -37,6 +40,8 @@ def hostile_build(tmp_path_factory):
     ):
         assert old in text
         text = text.replace(old, new, 1)
+    assert text.count("| Storm bolter [rapid fire 2] |") == 2
+    text = text.replace("| Storm bolter [rapid fire 2] |", f"| Storm bolter {TITLE} [rapid fire 2] |")
     path.write_text(text, encoding="utf-8")
     manifest = yaml.safe_load((sources / "manifest.yaml").read_text(encoding="utf-8"))
     for entry in manifest["sources"]:
@@ -49,7 +54,7 @@ def hostile_build(tmp_path_factory):
     assert "Site: " in proc.stdout, proc.stdout + proc.stderr
     # The payloads made it into the records: the test below is not vacuous.
     records = json.dumps(json.loads((out / "json" / "warscribe.json").read_text(encoding="utf-8")))
-    for payload in (SCRIPT, ONERROR, MD_LINK, A_LINK):
+    for payload in (SCRIPT, ONERROR, MD_LINK, A_LINK, TITLE):
         assert json.dumps(payload)[1:-1] in records, payload
     return out
 
@@ -85,8 +90,13 @@ def test_no_payload_is_markup_in_any_page(hostile_build):
         assert not audit.problems, (page, audit.problems)
         shown += "&lt;script&gt;window.__pwned" in html
     assert shown >= 1  # the text is on the page, as text
-    index = (hostile_build / "site" / "search" / "search_index.json").read_text(encoding="utf-8")
-    assert "<script>window" not in index and "<img src=x" not in index and "<a href=\\\"javascript" not in index
+    # The search index is data (JSON that the search script shows with textContent): the weapon's name is
+    # there as text, exactly; the words of the pages are letters and digits only.
+    search = hostile_build / "site" / "search"
+    titles = json.loads((search / "titles.json").read_text(encoding="utf-8"))
+    assert f"Storm bolter {TITLE}" in [row[0] for row in titles["pages"]]
+    for shard in (search / "words").glob("*.json"):
+        assert all(re.fullmatch(r"[^\W_]+", term) for term in json.loads(shard.read_text(encoding="utf-8"))), shard
 
 
 def test_no_payload_runs_in_the_browser(hostile_build):
@@ -103,15 +113,16 @@ def test_no_payload_runs_in_the_browser(hostile_build):
                 if "click" in link.inner_text():
                     link.click()
             assert page.evaluate("window.__pwned") is None
-            # Search results are drawn from the index as HTML: the payload must stay text there too.
+            # Search results are drawn from the index: the payload must stay text there too.
             page.goto(base)
-            box = page.locator("input.md-search__input")
-            box.click()
-            box.type("Onslaught", delay=30)
-            page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=15000)
-            page.wait_for_timeout(500)
-            assert page.evaluate("window.__pwned") is None
-            assert page.locator(".md-search-result img, .md-search-result script").count() == 0
-            assert "<script>window.__pwned" in page.locator(".md-search-result").inner_text()
+            results = ask(page, base, "storm bolter")
+            assert results and page.evaluate("window.__pwned") is None
+            assert page.locator(".ws-search__results img, .ws-search__results script").count() == 0
+            assert f"Storm bolter {TITLE}" in page.locator(".ws-search--header .ws-search__results").inner_text()
+            # The weapon's page: its title, sidebar and breadcrumbs hold the name as text.
+            page.goto(base + results[0])
+            page.wait_for_load_state("networkidle")
+            assert page.locator("h1").inner_text() == f"Storm bolter {TITLE}"
+            assert page.evaluate("window.__pwned") is None and page.locator("article img").count() == 0
         finally:
             browser.close()

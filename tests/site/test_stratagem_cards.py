@@ -29,7 +29,7 @@ def _cards(markdown: str) -> list[str]:
 
 @pytest.mark.slow
 def test_every_faction_and_detachment_of_the_whole_game_has_its_page(tmp_path_factory):
-    out = realdata.build(tmp_path_factory, "wahapedia-10e")
+    out = realdata.build(tmp_path_factory, "wahapedia-10e", site=True)  # the build test_site_realdata.py reads too
     bundle = load(out)
     pages = {p.url: p for p in stratagem_cards.pages(Site(bundle, []))}
     dets = [d for d in bundle.kind("detachment") if bundle.stratagems_of(d)]
@@ -40,7 +40,7 @@ def test_every_faction_and_detachment_of_the_whole_game_has_its_page(tmp_path_fa
     for det in dets:
         page = pages[stratagem_cards.card_url(det["id"])]
         md = page.markdown()
-        assert page.search == {"exclude": True}
+        assert not page.searchable
         cards = _cards(md)
         names = re.findall(r'class="ws-card-name"><a [^>]*>([^<]*)</a>', md)
         own = bundle.stratagems_of(det)
@@ -59,8 +59,8 @@ def test_the_seeds_card_pages(seed_build):
     assert "TRUESILVER WILL" in page and "ABOMINUS-CLASS TARGETS" in page
     assert 'name="ws-ph"' in page and 'name="ws-tu"' in page
     assert "<script" not in page.split('class="ws-cards-wrap"', 1)[1].split("</article>", 1)[0]
-    search = json.loads((seed_build / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))
-    assert not any(doc["location"].startswith("cards/") for doc in search["docs"])
+    titles = json.loads((seed_build / "site" / "search" / "titles.json").read_text(encoding="utf-8"))
+    assert titles["pages"] and not any(row[3].startswith("cards/") for row in titles["pages"])
     detachment = (seed_build / "site" / "detachment" / "grey-knights" / "sanctic-spearhead" / "index.html").read_text()
     assert "../../../cards/grey-knights/sanctic-spearhead/" in detachment
 

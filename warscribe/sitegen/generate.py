@@ -14,9 +14,9 @@ import yaml
 
 from warscribe import ROOT
 from warscribe.schema.bundle import Bundle
-from warscribe.sitegen import datasheet_page, hooks, indexes, record_pages, stratagem_cards, urls
+from warscribe.sitegen import hooks, indexes, registry, search, urls
 from warscribe.sitegen.linker import Unresolved
-from warscribe.sitegen.pages import Page, Site
+from warscribe.sitegen.pages import Site
 
 def _handwritten() -> Path:
     """site/ of the checkout, or its copy in an installed wheel (package warscribe.sitegen.handwritten)."""
@@ -29,6 +29,7 @@ def _handwritten() -> Path:
 HANDWRITTEN = _handwritten()
 BASE_CONFIG = HANDWRITTEN / "mkdocs.yml"
 NOT_PAGES = {"index.md", "mkdocs.yml"}  # the home page's introduction and the configuration
+NOT_COPIED = {"overrides"}  # the theme's templates (hooks.on_env reads them where they are)
 MARKER = ".warscribe-site-src"  # the generated folder is ours to replace; nothing else is
 
 
@@ -40,22 +41,7 @@ class Generated:
     pages: int
     unresolved: list[Unresolved] = field(default_factory=list)
     evaluations: int = 0
-
-
-def _pages(site: Site, intro: str) -> list[Page]:
-    b = site.bundle
-    pages = [datasheet_page.datasheet(site, r) for r in b.kind("datasheet")]
-    for kind in ("ability", "rule", "stratagem", "detachment", "enhancement", "keyword"):
-        page_of = getattr(record_pages, kind)
-        pages += [page_of(site, r) for r in b.kind(kind)]
-    pages += [record_pages.faction(site, slug) for slug in sorted(site.factions)]
-    pages += [record_pages.source(site, file) for file in sorted(site.sources)]
-    pages += stratagem_cards.pages(site)  # stratagems at the table, per faction and detachment
-    pages += [indexes.home(site, intro), indexes.datasheets(site), indexes.stratagems(site),
-              indexes.detachments(site), indexes.rules(site), indexes.abilities(site), indexes.keywords(site),
-              indexes.factions(site), indexes.sources(site)]
-    pages.append(indexes.diagnostics(site))  # last: it lists what the other pages could not resolve
-    return pages
+    search: dict = field(default_factory=dict)  # sizes of the search index (search.write_index)
 
 
 def _claim(folder: Path) -> None:
@@ -73,7 +59,7 @@ def _config(docs: Path, site_dir: Path) -> dict:
     config = yaml.safe_load(BASE_CONFIG.read_text(encoding="utf-8"))
     config["docs_dir"] = docs.as_posix()
     config["site_dir"] = site_dir.as_posix()
-    config["nav"] = [{"Home": "index.md"}] + [{title: f"{name}.md"} for name, title in urls.INDEXES.items()]
+    config["nav"] = registry.navigation()
     config["hooks"] = ["hooks.py"]  # the shim written beside the configuration (sitegen/hooks.py)
     return config
 
@@ -82,7 +68,7 @@ def copy_handwritten(docs: Path) -> None:
     """site/ beside the generated pages (index.md is the home page's introduction, not a page)."""
     for path in sorted(HANDWRITTEN.rglob("*")):
         rel = path.relative_to(HANDWRITTEN)
-        if path.is_dir() or rel.as_posix() in NOT_PAGES or "__pycache__" in rel.parts:
+        if path.is_dir() or rel.as_posix() in NOT_PAGES or "__pycache__" in rel.parts or rel.parts[0] in NOT_COPIED:
             continue
         target = docs / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -95,16 +81,22 @@ def generate(bundle: Bundle, diagnostics: list[dict], out: Path) -> Generated:
     _claim(src)
     docs = src / "docs"
     site = Site(bundle, diagnostics)
-    intro = (HANDWRITTEN / "index.md").read_text(encoding="utf-8")
+    site.intro = (HANDWRITTEN / "index.md").read_text(encoding="utf-8")
     written = set()
-    for page in _pages(site, intro):
+    folders = set()
+    for page in registry.make(site):
         rel = urls.file_of(page.url)
         if rel in written:
             raise ValueError(f"two pages at {page.url!r}")
         written.add(rel)
         path = docs / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in folders:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(path.parent)
         path.write_text(page.markdown(), encoding="utf-8")
+        page.body = []  # written: what search and the A–Z index need stays, the HTML goes
+        page.nav = ""
+    sizes = search.write_index(site.made, indexes.KIND_LABELS, docs / "search")
     handwritten = {p.relative_to(HANDWRITTEN).as_posix() for p in HANDWRITTEN.rglob("*") if p.is_file()}
     clash = sorted(handwritten & written - NOT_PAGES)
     if clash:
@@ -115,7 +107,7 @@ def generate(bundle: Bundle, diagnostics: list[dict], out: Path) -> Generated:
     # Paths relative to the configuration file, so that two output folders hold the same bytes.
     config.write_text(yaml.safe_dump(_config(Path("docs"), Path("..") / "site"), sort_keys=False), encoding="utf-8")
     return Generated(config, docs, out / "site", len(written), sorted(set(site.linker.unresolved),
-                     key=lambda u: (u.page, u.what, u.text)), site.damage.evaluations)
+                     key=lambda u: (u.page, u.what, u.text)), site.damage.evaluations, sizes)
 
 
 def mkdocs_env() -> dict:

@@ -1,9 +1,9 @@
 """HTML for generated pages: every piece of scraped text is escaped here, every href made here.
 
-Generated pages are Markdown files, and Markdown passes raw HTML through untouched, so
-nothing from a source may reach a page except through :func:`esc`. Links are only
-ever made by :func:`a` from URLs the site computes from record ids (:mod:`urls`),
-never from text found in a source.
+Generated pages are HTML handed to the theme as they are (:mod:`hooks`), so nothing from
+a source may reach a page except through :func:`esc`. Links are only ever made by
+:func:`a` from URLs the site computes from record ids (:mod:`urls`), never from text
+found in a source.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from functools import lru_cache
 
 _SAFE_HREF = re.compile(r"^(?:\.{1,2}/|[a-z0-9#])[A-Za-z0-9._~/#%-]*$")
 _SAFE_ATTR = re.compile(r"^[a-z][a-z0-9-]*$")
+_SPECIAL = re.compile(r"[&<>\"']")
+_NEWLINES = re.compile(r"\s*\n\s*")
 
 
 def esc(text: object) -> str:
@@ -22,7 +24,10 @@ def esc(text: object) -> str:
     Newlines go because a blank line would end Markdown's raw-HTML block early and let
     the rest of the text be read as Markdown.
     """
-    return html.escape(re.sub(r"\s*\n\s*", " ", str(text)), quote=True)
+    text = str(text)
+    if "\n" in text:
+        text = _NEWLINES.sub(" ", text)
+    return html.escape(text, quote=True) if _SPECIAL.search(text) else text
 
 
 def safe_href(href: str) -> str:
@@ -34,7 +39,7 @@ def safe_href(href: str) -> str:
 
 @lru_cache(maxsize=None)
 def _attribute(key: str) -> str:
-    """'class_' -> 'class', 'data_search_exclude' -> 'data-search-exclude'; event handlers refused."""
+    """'class_' -> 'class', 'aria_label' -> 'aria-label'; event handlers refused."""
     name = key.rstrip("_").replace("_", "-")
     if not _SAFE_ATTR.match(name) or name.startswith("on"):
         raise ValueError(f"refusing to write the attribute {name!r}")
@@ -49,13 +54,17 @@ def attrs(**values: object) -> str:
         name = _attribute(key)
         if name == "href":
             value = safe_href(str(value))
-        out.append(f' {name}' if value is True else f' {name}="{html.escape(str(value), quote=True)}"')
+        if value is True:
+            out.append(" " + name)
+        else:
+            value = str(value)
+            out.append(f' {name}="{html.escape(value, quote=True) if _SPECIAL.search(value) else value}"')
     return "".join(out)
 
 
 def el(tag: str, inner: str = "", **values: object) -> str:
     """An element around already-safe HTML `inner`."""
-    return f"<{tag}{attrs(**values)}>{inner}</{tag}>"
+    return f"<{tag}{attrs(**values)}>{inner}</{tag}>" if values else f"<{tag}>{inner}</{tag}>"
 
 
 def a(href: str, text_html: str, **values: object) -> str:
@@ -66,32 +75,20 @@ def tip_link(href: str, text: str, tip: str | None, **values: object) -> str:
     """A link with a hover/focus tooltip (CSS only) holding a rule's summary."""
     if not tip:
         return a(href, esc(text), **values)
-    return el("span", a(href, esc(text), **values) + el("span", esc(tip), class_="ws-tip", role="tooltip",
-                                                          data_search_exclude=True), class_="ws-tipped")
+    return el("span", a(href, esc(text), **values) + el("span", esc(tip), class_="ws-tip", role="tooltip"),
+              class_="ws-tipped")
 
 
-def table(head: list[str], rows: list[list[str]], **values: object) -> str:
-    """A table of already-safe cells, wrapped so that it scrolls on a narrow screen."""
-    # Spaces between cells: the search index strips tags, and words must not run together.
-    thead = el("thead", el("tr", " ".join(el("th", h) for h in head)))
-    tbody = el("tbody", " ".join(el("tr", " ".join(el("td", c) for c in row)) for row in rows))
-    return el("div", el("table", thead + tbody, **values), class_="ws-scroll")
+def table(head: list[str], rows: list[list[str]], label: str | None = None, **values: object) -> str:
+    """A table of already-safe cells in a box that scrolls sideways on a narrow screen.
 
-
-def block(html_text: str) -> str:
-    """A raw-HTML block for a Markdown page: one element on one line, blank lines around it.
-
-    One element, because Python-Markdown copies the rest of the page at the end of every
-    top-level element of a raw block: a text of many paragraphs, left as siblings, costs
-    time quadratic in its length (a 6 MB rules text took minutes).
+    Each cell carries its column's name (``data-label``), so that a stylesheet can lay a row
+    out as a card on a phone; the box is focusable and named, so a keyboard can scroll it.
     """
-    if "\n" in html_text:
-        raise ValueError("a raw-HTML block must not span lines")
-    return "\n" + el("div", html_text, class_="ws-block") + "\n"
-
-
-def heading(level: int, text: str, anchor: str | None = None) -> str:
-    """A Markdown heading (so that the table of contents sees it) with escaped text."""
-    safe = esc(text)
-    safe = re.sub(r"([\\`*_{}\[\]()#+!|~])", r"\\\1", safe)
-    return "\n" + "#" * level + " " + safe + (f" {{ #{anchor} }}" if anchor else "") + "\n"
+    labels = [html.escape(" ".join(re.sub(r"<[^>]+>", " ", h).split()), quote=True) for h in head]
+    # Spaces between cells: text taken from the page must not run words together.
+    thead = "<thead><tr>" + " ".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
+    body = " ".join("<tr>" + " ".join(f'<td data-label="{lab}">{c}</td>' for lab, c in zip(labels, row)) + "</tr>"
+                    for row in rows)
+    return el("div", el("table", thead + "<tbody>" + body + "</tbody>", **values), class_="ws-scroll",
+              tabindex="0", role="region", aria_label=label or "table")

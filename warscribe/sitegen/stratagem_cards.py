@@ -76,7 +76,8 @@ def pages(site: Site) -> list[Page]:
 
 
 def _faction_page(site: Site, faction: str, dets: list[dict], by_detachment: dict) -> Page:
-    page = Page(card_url(slugify(faction)), f"{faction} stratagems", search={"exclude": True})
+    page = Page(card_url(slugify(faction)), f"{faction} stratagems", kind="cards", searchable=False,
+                crumbs=site.crumbs_to_faction(faction))
     page.add(el("p", "At the table: every detachment’s stratagems, CP and phase first. " + ", ".join(
         a(site.href(page.url, card_url(d["id"])), esc(d["name"])) for d in dets) + ".", class_="ws-meta"))
     sections = "".join(
@@ -87,7 +88,8 @@ def _faction_page(site: Site, faction: str, dets: list[dict], by_detachment: dic
 
 
 def _detachment_page(site: Site, det: dict, own: list[dict], general: dict) -> Page:
-    page = Page(card_url(det["id"]), f"{det['name']} stratagems", search={"exclude": True})
+    page = Page(card_url(det["id"]), f"{det['name']} stratagems", kind="cards", searchable=False,
+                crumbs=site.crumbs_to_faction(det["faction"]) + [(det["name"], site.url_of(det))])
     back = [a(site.href(page.url, card_url(slugify(det["faction"]))), esc(det["faction"]) + " stratagems"),
             a(site.href(page.url, urls.record_url(det)), "the detachment"),
             esc(EDITIONS.get(det["ruleset"], det["ruleset"]))]

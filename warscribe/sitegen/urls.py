@@ -1,8 +1,10 @@
 """Stable page URLs, derived from record ids (an id never changes for the same source).
 
 Every record kind has its own folder, so ids that look alike across kinds (a datasheet
-and a detachment of one faction) never meet. Weapons live on their datasheet's page.
-An id becomes a path as a record's file does (schema/filenames.py: portable, bounded).
+and a detachment of one faction) never meet. A weapon record is a row of its datasheet
+(``#weapon-<id's last part>``); weapon pages, one per name, are ``weapon/<ruleset>/<slug>/``
+(:class:`warscribe.sitegen.pages.WeaponNames`). An id becomes a path as a record's file does
+(schema/filenames.py: portable, bounded).
 """
 
 from __future__ import annotations
@@ -11,19 +13,6 @@ import posixpath
 
 from warscribe.schema.filenames import part_name, record_path
 from warscribe.schema.text import slugify
-
-# Index pages: file name -> title; also the navigation, in this order.
-INDEXES: dict[str, str] = {
-    "datasheets": "Datasheets",
-    "stratagems": "Stratagems",
-    "detachments": "Detachments",
-    "rules": "Core rules",
-    "abilities": "Abilities",
-    "keywords": "Keywords",
-    "factions": "Factions",
-    "sources": "Sources",
-    "diagnostics": "Diagnostics",
-}
 
 
 def record_url(record: dict) -> str:
@@ -34,7 +23,8 @@ def record_url(record: dict) -> str:
 
 
 def weapon_anchor(weapon: dict) -> str:
-    return "weapon-" + slugify(weapon["name"])
+    """A weapon's row on its datasheet: from its id, so a ranged and a melee profile of one name differ."""
+    return "weapon-" + part_name(weapon["id"].rsplit("/", 1)[-1])
 
 
 def record_file(record: dict) -> str:
