@@ -4,7 +4,7 @@ can target the unit."""
 
 from __future__ import annotations
 
-from warscribe.sitegen import urls
+from warscribe.sitegen import disputes, urls
 from warscribe.sitegen.damage import REFERENCES, cell
 from warscribe.sitegen.linker import Unresolved
 from warscribe.sitegen.markup import el, esc, table
@@ -14,6 +14,7 @@ from warscribe.sitegen.pages import Page, Site
 def datasheet(site: Site, ds: dict) -> Page:
     page = Page(urls.record_url(ds), ds["name"], search={"boost": 2})
     site.header(page, ds, [site.faction_link(page.url, ds["faction"])])
+    disputes.mark(site, page, ds)  # the fields its sources give differently
     if ds.get("models"):
         cols = ["M", "T", "Sv", "invulnerable", "W", "Ld", "OC"]
         rows = [[esc(m["name"])] + [esc("-" if m.get(c) is None else m[c]) for c in cols] for m in ds["models"]]

@@ -14,7 +14,7 @@ import yaml
 
 from warscribe import ROOT
 from warscribe.schema.bundle import Bundle
-from warscribe.sitegen import datasheet_page, hooks, indexes, record_pages, stratagem_cards, urls
+from warscribe.sitegen import datasheet_page, disputes, hooks, indexes, record_pages, stratagem_cards, urls
 from warscribe.sitegen.linker import Unresolved
 from warscribe.sitegen.pages import Page, Site
 
@@ -51,6 +51,7 @@ def _pages(site: Site, intro: str) -> list[Page]:
     pages += [record_pages.faction(site, slug) for slug in sorted(site.factions)]
     pages += [record_pages.source(site, file) for file in sorted(site.sources)]
     pages += stratagem_cards.pages(site)  # stratagems at the table, per faction and detachment
+    pages += disputes.pages(site)  # where two sources give a field differently
     pages += [indexes.home(site, intro), indexes.datasheets(site), indexes.stratagems(site),
               indexes.detachments(site), indexes.rules(site), indexes.abilities(site), indexes.keywords(site),
               indexes.factions(site), indexes.sources(site)]
