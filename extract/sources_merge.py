@@ -25,6 +25,25 @@ _MARKS = re.compile(r"\[[^\]]*\]|\((?:legends|forge world|imperial armour)\)", r
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 
 
+_ARCHIVES = (".tar.xz", ".tar.gz", ".zip")
+_DATA_FILES = (".csv", ".cat", ".gst", ".json")
+
+
+def source_of(file: str) -> str:
+    """The manifest source a provenance file belongs to: its archive, its data folder, or the page itself.
+
+    'sources/wh40k-10e.tar.xz/Imperium - Dark Angels.cat' -> 'sources/wh40k-10e.tar.xz';
+    'data/wahapedia/Datasheets.csv' -> 'data/wahapedia'; 'sources/page.10e.txt' -> itself.
+    """
+    parts = file.split("/")
+    for i, part in enumerate(parts[:-1]):
+        if part.endswith(_ARCHIVES):
+            return "/".join(parts[:i + 1])
+    if len(parts) > 1 and file.endswith(_DATA_FILES):
+        return "/".join(parts[:-1])
+    return file
+
+
 def folded_name(name: str) -> str:
     """A unit's or weapon's name as sources spell it alike: marks, case, punctuation, 'the ' and '➤' gone."""
     text = _MARKS.sub(" ", norm(name).replace("➤", " ")).casefold()
@@ -159,7 +178,7 @@ def _list_unmatched(ours: dict, taken: set, theirs, renamed, source_name, report
 
 def _whole_game(prov: dict) -> bool:
     """A record of a whole-game source (a table row or a catalogue entry), not of one page."""
-    return "/" in prov["file"] and not prov["file"].endswith((".txt", ".html"))
+    return source_of(prov["file"]) != prov["file"]
 
 
 def note_agreement(entry: dict, agrees: list[str], differs: dict) -> dict:

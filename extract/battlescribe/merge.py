@@ -21,7 +21,7 @@ from warscribe.schema import records
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.abilities import parse_ability
 from warscribe.schema.keywords import has_keyword
-from warscribe.extract.sources_merge import folded_name, match_units, note_agreement
+from warscribe.extract.sources_merge import folded_name, match_units, note_agreement, source_of
 
 # The fields compared between sources, per kind. Texts are not compared word for word:
 # scraped pages and BattleScribe word the same rule differently far too often.
@@ -91,7 +91,7 @@ def comparable(kind: str, name: str, value):
                        folded_name(a.get("name", "")) if a["id"] == "custom" else "") for a in value)
     if name == "models":
         return sorted({tuple(_plain(m.get(k)) for k in CHARACTERISTICS) for m in value})
-    if isinstance(value, str):
+    if isinstance(value, (str, int)) and not isinstance(value, bool):  # 2 and "2+" alike
         return _plain(value)
     return value
 
@@ -125,7 +125,7 @@ def cite(prov: dict) -> str:
 
 
 def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], int], report: Report,
-                source_name: Callable[[str], str] = lambda f: f.partition("/")[0]) -> int:
+                source_name: Callable[[str], str] = source_of) -> int:
     """Put BattleScribe records into `store`; returns the number of findings reported.
 
     Units the store holds under another id (another faction's, another spelling) are

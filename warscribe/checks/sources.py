@@ -15,20 +15,8 @@ from collections.abc import Iterator
 
 from warscribe.checks.context import Context
 from warscribe.extract.battlescribe.merge import shown
+from warscribe.extract.sources_merge import source_of
 from warscribe.schema.diagnostics import Diagnostic
-
-_ARCHIVES = (".tar.xz", ".zip", ".tar.gz")
-
-
-def source_of(file: str) -> str:
-    """The manifest source a provenance file belongs to: an archive or folder of data, or a page."""
-    head, sep, _rest = file.partition("/")
-    if sep and head.endswith(_ARCHIVES):
-        return head
-    if file.endswith((".csv", ".cat", ".gst", ".json")) and "/" in file:
-        return file.rpartition("/")[0]
-    return file
-
 
 def place(prov: dict) -> str:
     """Where a value comes from: file and row (line), and the catalogue entry where there is one."""
