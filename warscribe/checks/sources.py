@@ -35,8 +35,10 @@ def disagreements(bundle) -> list[dict]:
             if not isinstance(differs, dict) or not differs:
                 continue
             other = source_of(prov["file"])
-            kept_prov = next((p for p in sources if source_of(p["file"]) != other), sources[0])
+            kept_all = [p for p in sources if source_of(p["file"]) != other] or sources[:1]
             for field in sorted(differs):
+                # The kept source's entry for this field where one names it (a Wahapedia model row).
+                kept_prov = next((p for p in kept_all if field in (p.get("fields") or ())), kept_all[0])
                 out.append({
                     "record": record["id"], "kind": record["kind"], "name": record.get("name", ""),
                     "faction": _faction(bundle, record), "field": field,
