@@ -298,3 +298,23 @@ def test_check_reports_disagreements_by_field_and_faction(both):
     assert {"models", "points", "weapons"} <= set(s["by_field"])
     d = next(d for d in s["disagreements"] if d["field"] == "models")
     assert "wahapedia-10e-2025-07.tar.xz/" in d["kept"]["place"] and "(entry " in d["other"]["place"]
+
+
+def test_site_page_and_datasheet_marks_show_both_values_escaped():
+    from warscribe.sitegen import datasheet_page, disputes
+    from warscribe.sitegen.pages import Site
+
+    wh = [unit("orks/warboss", "Warboss", "Orks", ["ORKS"])]
+    theirs = [(unit("orks/warboss", "Warboss", "Orks", ["ORKS"], keywords=["INFANTRY", "CHARACTER", "<script>x"],
+                    points=[{"models": 1, "points": 80, "condition": None}]), prov(BS, 4))]
+    records, _report = merged(wh, theirs)
+    site = Site(from_records(records), [])
+    [page] = disputes.pages(site)
+    html = page.markdown()
+    assert page.url == "disagreements/" and "<script>" not in html and "&lt;script&gt;x" in html
+    assert "1 models: 100" in html and "1 models: 80" in html and 'href="../datasheet/orks/warboss/"' in html
+    ds_html = datasheet_page.datasheet(site, site.bundle.get("orks/warboss")).markdown()
+    mark = ds_html[ds_html.index("ws-disputed"):]
+    assert "<strong>1 models: 80</strong>" in mark and "only here: &lt;script&gt;x" in mark
+    assert "Sources disagree" not in datasheet_page.datasheet(
+        Site(from_records(merged(wh, [])[0]), []), from_records(merged(wh, [])[0]).get("orks/warboss")).markdown()
