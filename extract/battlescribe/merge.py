@@ -13,6 +13,7 @@ characteristics, leader lists) is added, its provenance entry naming the fields.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from typing import Callable
@@ -20,7 +21,7 @@ from typing import Callable
 from warscribe.schema import records
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.abilities import parse_ability
-from warscribe.schema.keywords import has_keyword
+from warscribe.schema.keywords import same_keywords
 from warscribe.extract.sources_merge import folded_name, match_units, note_agreement, source_of
 
 # The fields compared between sources, per kind. Texts are not compared word for word:
@@ -63,6 +64,7 @@ def _ability_name(ability: dict) -> str | None:
     return " ".join(re.sub(r"(.)\1+", r"\1", w) for w in words)
 
 
+@functools.lru_cache(maxsize=4096)
 def _weapon_ability(name: str) -> bool:
     return any(parse_ability(text)[0] is not None for text in (name, name + " 1"))
 
@@ -70,7 +72,7 @@ def _weapon_ability(name: str) -> bool:
 def same(kind: str, name: str, old, new) -> bool:
     """Whether two sources' values of one field agree, notation aside."""
     if name in ("keywords", "faction_keywords"):  # case, plural and apostrophes are notation
-        return all(has_keyword(new, k) for k in old) and all(has_keyword(old, k) for k in new)
+        return same_keywords(old, new)
     return comparable(kind, name, old) == comparable(kind, name, new)
 
 
@@ -202,10 +204,14 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
 
 def _reorder(record: dict) -> None:
     """Keys in the constructor's order (added fields included), provenance last."""
-    params = [p for p in inspect.signature(records.CONSTRUCTORS[record["kind"]]).parameters
-              if p not in ("id", "name", "ruleset")]
-    order = ["id", "kind", "name", "ruleset", *params]
+    order = _key_order(record["kind"])
     ordered = {k: record[k] for k in order if k in record}
     ordered.update((k, v) for k, v in record.items() if k not in ordered)
     record.clear()
     record.update(ordered)
+
+
+@functools.lru_cache(maxsize=None)
+def _key_order(kind: str) -> tuple[str, ...]:
+    params = [p for p in inspect.signature(records.CONSTRUCTORS[kind]).parameters if p not in ("id", "name", "ruleset")]
+    return ("id", "kind", "name", "ruleset", *params)
