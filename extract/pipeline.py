@@ -116,7 +116,9 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
     for export in exports:
         add_export(store, export, report)
     if bsdata:
-        battlescribe.add_to_store(store, bsdata, listed, report)
+        # Ranked sources first (by `rank`), the unranked after them in the manifest's order.
+        by_rank = sorted(listed, key=lambda src: src.entry.get("rank", 1001))
+        battlescribe.add_to_store(store, bsdata, by_rank, report)
     progress("link", 0, 1)
     records = store.finish()
     annotations.apply(manifest, records, report)

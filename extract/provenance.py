@@ -59,7 +59,7 @@ def from_lines(doc: Document, lines: list[Line], fields: list[str] | None = None
 def _ordered(e: dict) -> dict:
     """Keys in schema order (fields last) whatever order they were set in."""
     order = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry", "repairs",
-             "publication")
+             "publication", "agrees", "differs")
     return {k: e[k] for k in order if k in e}
 
 

@@ -199,8 +199,10 @@ CODES: dict[str, Code] = {
                                  "Check the price by hand, or extend the reader."),
     "unknown-profile-type": Code("warning", "A BattleScribe profile type the reader does not know; its profiles are kept as ability text.",
                                  "Nothing, or extend the reader."),
-    "source-disagreement": Code("warning", "Two sources give a record different values for one field (points, a characteristic, keywords, abilities); the value of the source listed first in the manifest is kept.",
+    "source-disagreement": Code("warning", "Two sources give a record different values for one field (points, a characteristic, keywords, abilities); the value of the better-ranked source (the manifest's `rank`, else the one listed first) is kept.",
                                 "Check which source is right; the finding names both values and both places."),
+    "unmatched-unit": Code("warning", "A unit one whole-game source gives (the Wahapedia export, BattleScribe data) that no unit of the other matches: no unit with its name (marks and spelling folded) and a faction keyword of it.",
+                           "Check whether one source lacks the unit or names it otherwise; the unit is built from the one source."),
     "ruleset-collision": Code("warning", "A record of one edition has the id of a record of the other edition already built; the later one is left out.",
                               "Build the editions apart, or list the one you want first."),
     # -- validation and accounting

@@ -33,6 +33,12 @@ def has_keyword(keywords: Iterable[str], keyword: str) -> bool:
     return _has(_normal_set(keywords), keyword)
 
 
+def same_keywords(a: Iterable[str], b: Iterable[str]) -> bool:
+    """Two keyword lists say the same: every keyword of each is a keyword of the other (`same_keyword`)."""
+    na, nb = _normal_set(a), _normal_set(b)
+    return all(_has(nb, k) for k in na) and all(_has(na, k) for k in nb)
+
+
 def _normal(keyword: str) -> str:
     return " ".join(keyword.upper().replace("’", "'").split())
 

@@ -4,18 +4,25 @@ A record whose id the store already holds (the seeds' Paladin Squad, read from a
 is one record with both provenances. For every field the two sources both give
 (points, characteristics, keywords, abilities ...), a difference is a finding,
 ``source-disagreement``, with both values and both provenances; the record keeps the
-value of the source the manifest lists first. A field only BattleScribe gives (model
+value of the better-ranked source (the manifest's ``rank``; unranked sources in the order
+listed), and the other source's provenance entry says which compared fields agree
+(``agrees``) and which give another value (``differs``, with that value). Notation is
+folded away before comparing (:func:`comparable`). A field only BattleScribe gives (model
 characteristics, leader lists) is added, its provenance entry naming the fields.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
+import re
 from typing import Callable
 
 from warscribe.schema import records
 from warscribe.schema.diagnostics import Report
-from warscribe.schema.text import norm
+from warscribe.schema.abilities import parse_ability
+from warscribe.schema.keywords import same_keywords
+from warscribe.extract.sources_merge import folded_name, match_units, note_agreement, source_of
 
 # The fields compared between sources, per kind. Texts are not compared word for word:
 # scraped pages and BattleScribe word the same rule differently far too often.
@@ -29,29 +36,75 @@ COMPARED = {
 ADDED = ("models", "leader", "led_by")
 
 
+def _plain(value) -> str:
+    """A characteristic as compared: inch marks, '+' and case are notation."""
+    return str(value).replace('"', "").replace("+", "").strip().casefold()
+
+
+# Abilities BattleScribe gives for what the other sources say in a column of their own (an
+# invulnerable save, a damaged profile, transport capacity): a field one source lacks.
+_PROFILE_ABILITIES = ("invulnerable save", "damaged", "transport")
+_FILLER = {"the", "of", "a", "an", "and"}
+
+
+def _ability_name(ability: dict) -> str | None:
+    """A datasheet ability's name as compared, or None for one that is not compared.
+
+    Spelling variants (Channeller / Channeler, 'of the') are alike. Not compared: faction
+    abilities (army and detachment rules, which each source attaches to units its own way),
+    weapon abilities listed on the unit (One Shot, Pistol), and what another source
+    gives in a column of its own (_PROFILE_ABILITIES).
+    """
+    if ability.get("type") == "faction":
+        return None
+    folded = folded_name(ability["name"]).removesuffix(" psychic")
+    if folded.startswith(_PROFILE_ABILITIES) or _weapon_ability(ability["name"]):
+        return None
+    words = [w for w in folded.split() if w not in _FILLER]
+    return " ".join(re.sub(r"(.)\1+", r"\1", w) for w in words)
+
+
+@functools.lru_cache(maxsize=4096)
+def _weapon_ability(name: str) -> bool:
+    return any(parse_ability(text)[0] is not None for text in (name, name + " 1"))
+
+
+def same(kind: str, name: str, old, new) -> bool:
+    """Whether two sources' values of one field agree, notation aside."""
+    if name in ("keywords", "faction_keywords"):  # case, plural and apostrophes are notation
+        return same_keywords(old, new)
+    return comparable(kind, name, old) == comparable(kind, name, new)
+
+
 def comparable(kind: str, name: str, value):
-    """The form two sources' values are compared in: order and spelling folded away."""
+    """The form two sources' values are compared in: order, notation and spelling folded away."""
     if value is None:
         return None
-    if name in ("keywords", "faction_keywords", "weapons", "enhancements"):
+    if name in ("weapons", "enhancements"):
         return sorted(set(value))
-    if name == "composition":
-        return sorted((norm(c["name"]), c["min"], c["max"]) for c in value)
-    if name == "points":
+    if name == "composition":  # the unit's size: sources split and name its model lines differently
+        return (sum(c["min"] for c in value), sum(c["max"] for c in value))
+    if name == "points" and kind == "datasheet":
         return sorted({(p["models"], p["points"]) for p in value})
     if name == "abilities" and kind == "datasheet":
-        return sorted({norm(a["name"]).removesuffix(" (psychic)") for a in value})
+        return sorted({n for a in value if (n := _ability_name(a)) is not None})
     if name == "abilities":
-        return sorted((a["id"], str(a.get("value", "")), a.get("keyword", ""), str(a.get("threshold", "")),
-                       a.get("name", "").casefold() if a["id"] == "custom" else "") for a in value)
+        return sorted((a["id"], _plain(a.get("value", "")), a.get("keyword", "").casefold(), str(a.get("threshold", "")),
+                       folded_name(a.get("name", "")) if a["id"] == "custom" else "") for a in value)
     if name == "models":
-        return sorted(tuple(m.get(k) for k in ("M", "T", "Sv", "W", "Ld", "OC", "invulnerable")) for m in value)
+        return sorted({tuple(_plain(m.get(k)) for k in CHARACTERISTICS) for m in value})
+    if isinstance(value, (str, int)) and not isinstance(value, bool):  # 2 and "2+" alike
+        return _plain(value)
     return value
+
+
+# A model's characteristics as compared; the invulnerable save is its own field (`invulnerable`).
+CHARACTERISTICS = ("M", "T", "Sv", "W", "Ld", "OC")
 
 
 def shown(kind: str, name: str, value) -> str:
     """A value as a finding prints it."""
-    if name == "points":
+    if name == "points" and kind == "datasheet":
         return ", ".join(f"{p['models']} models: {p['points']}" + (f" ({p['condition']})" if p.get("condition") else "")
                          for p in value)
     if name == "composition":
@@ -73,9 +126,17 @@ def cite(prov: dict) -> str:
     return f"{where} (entry {entry['id']})" if entry else where
 
 
-def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], int], report: Report) -> int:
-    """Put BattleScribe records into `store`; returns the number of findings reported."""
+def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], int], report: Report,
+                source_name: Callable[[str], str] = source_of) -> int:
+    """Put BattleScribe records into `store`; returns the number of findings reported.
+
+    Units the store holds under another id (another faction's, another spelling) are
+    matched first (:func:`~warscribe.extract.sources_merge.match_units`). Of two values,
+    the one of the better-ranked source (`rank_of`: lower first) is kept; each source's
+    provenance entry then says which compared fields agree with it and which differ.
+    """
     findings = 0
+    items = match_units(store, items, source_name, report)
     for record, prov in items:
         rid = record["id"]
         existing = store.get(rid)
@@ -96,6 +157,8 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
             existing["datasheets"] = sorted(set(existing["datasheets"]) | set(record["datasheets"]))
             existing["faction_keyword"] = existing["faction_keyword"] or record["faction_keyword"]
         filled: list[str] = []
+        agree: list[str] = []
+        differ: dict[str, object] = {}  # field -> the value of the source not kept
         for name in COMPARED.get(kind, ()):
             if name not in record or name not in existing:
                 continue
@@ -105,17 +168,18 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
                     existing[name] = record[name]
                     filled.append(name)
                 continue
-            old, new = comparable(kind, name, existing[name]), comparable(kind, name, record[name])
-            if old == new:
+            if same(kind, name, existing[name], record[name]):
+                agree.append(name)
                 continue
             findings += 1
             kept, kept_prov, other, other_prov = ((record, prov, existing, first) if ours_first
                                                   else (existing, first, record, prov))
             report.warning(other_prov["file"], other_prov["first_line"], "source-disagreement",
                            f"{rid}: {name} differs between {cite(kept_prov)} and {cite(other_prov)}; "
-                           f"the value of {kept_prov['file']} (listed first in the manifest) is kept",
+                           f"the value of {source_name(kept_prov['file'])} (ranked first) is kept",
                            expected=f"{shown(kind, name, kept[name])} [{cite(kept_prov)}]",
                            found=f"{shown(kind, name, other[name])} [{cite(other_prov)}]")
+            differ[name] = other[name]
             if ours_first:
                 existing[name] = record[name]
         for k in ("leader", "led_by"):  # a list lost in scraping ("This unit can be led by:" and nothing)
@@ -127,7 +191,11 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
             existing[k] = record[k]
         added = filled + new_fields
         _reorder(existing)
-        entries = [prov]
+        if ours_first:  # the record's first source gave the values now replaced
+            existing["source"][0] = note_agreement(first, agree, differ)
+            entries = [prov]
+        else:
+            entries = [note_agreement(prov, agree, differ)]
         if added:
             entries.append(dict(prov, fields=added))
         store.add_provenance(existing, entries)
@@ -136,10 +204,14 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
 
 def _reorder(record: dict) -> None:
     """Keys in the constructor's order (added fields included), provenance last."""
-    params = [p for p in inspect.signature(records.CONSTRUCTORS[record["kind"]]).parameters
-              if p not in ("id", "name", "ruleset")]
-    order = ["id", "kind", "name", "ruleset", *params]
+    order = _key_order(record["kind"])
     ordered = {k: record[k] for k in order if k in record}
     ordered.update((k, v) for k, v in record.items() if k not in ordered)
     record.clear()
     record.update(ordered)
+
+
+@functools.lru_cache(maxsize=None)
+def _key_order(kind: str) -> tuple[str, ...]:
+    params = [p for p in inspect.signature(records.CONSTRUCTORS[kind]).parameters if p not in ("id", "name", "ruleset")]
+    return ("id", "kind", "name", "ruleset", *params)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from warscribe.checks import CHECKS, run_checks
+from warscribe.checks import CHECKS, run_checks, sources
 from warscribe.checks.context import load
 from warscribe.checks.files import build_folder, verify
 from warscribe.schema.bundle import BundleError
@@ -28,6 +28,7 @@ def render_text(report: dict, findings: list[Diagnostic]) -> str:
     if report["sources_not_found"]:
         lines.append("sources not found or changed since the build (findings point at record starts): "
                      + ", ".join(printable(s) for s in report["sources_not_found"]))
+    lines += [printable(line, 2000) for line in sources.render_summary(report["disagreements"])] if "disagreements" in report else []
     by_code = ", ".join(f"{code} {n}" for code, n in report["codes"].items())
     lines.append(f"{report['errors']} errors, {report['warnings']} warnings" + (f" ({by_code})" if by_code else ""))
     return "\n".join(lines) + "\n"
@@ -57,6 +58,8 @@ def run_check(args) -> int:
         return 2
     findings = run_checks(ctx, only)
     report = report_dict(findings, ctx.missing_sources)
+    if only is None or "sources" in only:
+        report["disagreements"] = sources.summary(sources.disagreements(ctx.bundle))
     if args.json:
         sys.stdout.write(json_text(report) + "\n")
     else:

@@ -19,7 +19,7 @@ from warscribe.schema.registry import record_errors
 
 # The provenance properties _provenance_class knows; anything else is kept as is.
 PROVENANCE_FIELDS = ("file", "first_line", "first_column", "last_line", "last_column", "ruleset", "fields", "entry",
-                     "repairs", "annotation", "publication")
+                     "repairs", "annotation", "publication", "agrees", "differs")
 
 
 def _provenance_class(entry):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from warscribe.sitegen import urls
+from warscribe.sitegen import disputes, urls
 from warscribe.sitegen.damage import REFERENCES
 from warscribe.sitegen.linker import Unresolved
 from warscribe.sitegen.markup import el, esc, table
@@ -50,6 +50,7 @@ def datasheet(site: Site, ds: dict) -> Page:
     if pts:
         extra.append(esc(f"{pts[0]} pts" if len(pts) == 1 else f"{pts[0]}–{pts[-1]} pts"))
     site.header(page, ds, extra)
+    disputes.mark(site, page, ds)  # the fields its sources give differently
     models(site, page, ds)
     weapons = site.bundle.weapons_of(ds)
     for kind, title, skill in (("ranged", "Ranged weapons", "BS"), ("melee", "Melee weapons", "WS")):

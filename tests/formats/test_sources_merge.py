@@ -1,0 +1,320 @@
+"""Two whole-game sources at once: units matched across them, values chosen by rank, the
+disagreements recorded, checked and shown; on hand-made records and on the two shared sources
+of the same week (the Wahapedia export of 2025-07 and BattleScribe at 51e5f8f)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+import tarfile
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from warscribe.checks import sources as source_check
+from warscribe.extract.battlescribe.merge import add_records
+from warscribe.extract.sources_merge import folded_name, source_of
+from warscribe.extract.store import Store
+from warscribe.schema.bundle import from_records
+from warscribe.schema.diagnostics import Report
+
+import realdata
+
+WH = "wahapedia.tar.xz"
+BS = "bs.tar.xz"
+
+
+def prov(source: str, line: int, **extra) -> dict:
+    return {"file": f"{source}/Data.csv" if source == WH else f"{source}/Imperium - Dark Angels.cat",
+            "first_line": line, "last_line": line, "ruleset": "10e", **extra}
+
+
+def unit(uid: str, name: str, faction: str, fkw: list[str], **fields) -> dict:
+    rec = {"id": uid, "kind": "datasheet", "name": name, "ruleset": "10e", "faction": faction,
+           "keywords": ["INFANTRY", "CHARACTER"], "faction_keywords": fkw,
+           "composition": [{"name": name, "min": 1, "max": 1}],
+           "points": [{"models": 1, "points": 100, "condition": None}], "abilities": [], "weapons": [],
+           "models": [{"name": name, "M": 6, "T": 4, "Sv": 2, "invulnerable": 4, "W": 6, "Ld": 6, "OC": 1}]}
+    rec.update(fields)
+    return rec
+
+
+def weapon(wid: str, name: str, **fields) -> dict:
+    rec = {"id": wid, "kind": "weapon", "name": name, "ruleset": "10e", "type": "melee", "range": "Melee",
+           "attacks": "6", "skill": 2, "strength": 5, "ap": -2, "damage": "2", "abilities": []}
+    rec.update(fields)
+    return rec
+
+
+def merged(store_records: list[dict], items: list[tuple[dict, dict]], bs_first: bool = False):
+    report = Report()
+    store = Store(report, {})
+    for i, rec in enumerate(store_records):
+        rec = dict(rec, source=[prov(WH, 10 + i)])
+        store.records[rec["id"]] = rec
+    ranks = {WH: 1, BS: 0} if bs_first else {WH: 0, BS: 1}
+    add_records(store, items, lambda f: ranks[f.partition("/")[0]], report)
+    return store.finish(), report
+
+
+def by_id(records: list[dict]) -> dict[str, dict]:
+    return {r["id"]: r for r in records}
+
+
+def test_a_file_belongs_to_its_archive_or_data_folder():
+    assert source_of("sources/wh.tar.xz/Imperium - Dark Angels.cat") == "sources/wh.tar.xz"
+    assert source_of("data/wahapedia/Datasheets.csv") == "data/wahapedia"
+    assert source_of("sources/page.10e.txt") == "sources/page.10e.txt"
+
+
+def test_folded_names_fold_notation_only():
+    assert folded_name("Lion’s Blade [Legends]") == folded_name("Lion's Blade") == "lions blade"
+    assert folded_name("The Sword of Asur") == folded_name("Sword of Asur")
+    assert folded_name("➤ Plasma gun - supercharge") == "plasma gun supercharge"
+    assert folded_name("Plasma gun") != folded_name("Plasma pistol")
+
+
+def test_unit_of_another_faction_and_spelling_matched_and_ranked_value_kept():
+    wh = [unit("space-marines/azrael", "Azrael", "Space Marines", ["ADEPTUS ASTARTES", "DARK ANGELS"],
+               weapons=["space-marines/azrael/sword-of-secrets"],
+               abilities=[{"name": "Lion’s Will", "type": "datasheet", "text": "x"}]),
+          weapon("space-marines/azrael/sword-of-secrets", "Sword of Secrets")]
+    bs_unit = unit("dark-angels/azrael", "Azrael", "Dark Angels", ["Dark Angels", "Adeptus Astartes"],
+                   keywords=["infantry", "Character"],
+                   points=[{"models": 1, "points": 115, "condition": None}],
+                   weapons=["dark-angels/azrael/the-sword-of-secrets"],
+                   abilities=[{"name": "Lion's will", "type": "datasheet", "text": "x"},
+                              {"name": "Invulnerable Save", "type": "datasheet", "text": "4+"}])
+    bs_weapon = weapon("dark-angels/azrael/the-sword-of-secrets", "The Sword of Secrets", skill="2+", attacks=7)
+    records, report = merged(wh, [(bs_unit, prov(BS, 5)), (bs_weapon, prov(BS, 9))])
+    got = by_id(records)
+    assert "dark-angels/azrael" not in got and "dark-angels/azrael/the-sword-of-secrets" not in got
+    ds, w = got["space-marines/azrael"], got["space-marines/azrael/sword-of-secrets"]
+    assert ds["points"][0]["points"] == 100  # Wahapedia ranked first
+    other = next(p for p in ds["source"] if p["file"].startswith(BS))
+    assert not any("differs" in p or "agrees" in p for p in ds["source"] if p["file"].startswith(WH))
+    assert other["differs"] == {"points": [{"models": 1, "points": 115, "condition": None}]}
+    # keyword case, faction keyword order, an invulnerable save given as an ability: notation
+    assert {"keywords", "faction_keywords", "abilities", "models", "composition"} <= set(other["agrees"])
+    assert w["attacks"] == "6"
+    assert next(p for p in w["source"] if p["file"].startswith(BS))["differs"] == {"attacks": 7}  # skill 2+ == 2
+    found = [d for d in report.sorted() if d.code == "source-disagreement"]
+    assert len(found) == 2 and all("wahapedia.tar.xz" in d.message for d in found)
+
+
+def test_rank_decides_which_value_is_kept():
+    wh = [unit("dark-angels/azrael", "Azrael", "Dark Angels", ["DARK ANGELS"])]
+    bs_unit = unit("dark-angels/azrael", "Azrael", "Dark Angels", ["DARK ANGELS"],
+                   points=[{"models": 1, "points": 115, "condition": None}])
+    records, _report = merged(wh, [(bs_unit, prov(BS, 5))], bs_first=True)
+    ds = by_id(records)["dark-angels/azrael"]
+    assert ds["points"][0]["points"] == 115
+    wh_entry = next(p for p in ds["source"] if p["file"].startswith(WH))
+    assert wh_entry["differs"] == {"points": [{"models": 1, "points": 100, "condition": None}]}
+
+
+def test_enhancement_points_are_a_number_not_a_list():
+    # The traceback of issue 27: an enhancement's points compared as if a datasheet's.
+    enh = {"id": "da/det/enhancements/e", "kind": "enhancement", "name": "E", "ruleset": "10e",
+           "points": 20, "detachment": "da/det"}
+    records, report = merged([enh], [(dict(enh, points=25), prov(BS, 3))])
+    entry = next(p for p in by_id(records)["da/det/enhancements/e"]["source"] if p["file"].startswith(BS))
+    assert entry["differs"] == {"points": 25}
+
+
+def test_ambiguous_and_unmatched_units_are_not_guessed_but_listed():
+    wh = [unit("space-marines/chaplain", "Chaplain", "Space Marines", ["ADEPTUS ASTARTES"]),
+          unit("space-marines/chaplain-2", "Chaplain", "Space Marines", ["ADEPTUS ASTARTES"]),
+          unit("orks/warboss", "Warboss", "Orks", ["ORKS"])]
+    theirs = [(unit("dark-angels/chaplain", "Chaplain", "Dark Angels", ["ADEPTUS ASTARTES", "DARK ANGELS"]),
+               prov(BS, 4)),
+              (unit("orks/weirdboy", "Weirdboy", "Orks", ["ORKS"]), prov(BS, 8))]
+    records, report = merged(wh, theirs)
+    got = by_id(records)
+    assert "dark-angels/chaplain" in got  # two equally good candidates: left apart
+    unmatched = sorted(d.message.split(" ")[0] for d in report.sorted() if d.code == "unmatched-unit")
+    assert unmatched == ["dark-angels/chaplain", "orks/warboss", "orks/weirdboy", "space-marines/chaplain",
+                         "space-marines/chaplain-2"]
+
+
+def test_check_finds_groups_and_counts_the_disagreements():
+    wh = [unit("orks/warboss", "Warboss", "Orks", ["ORKS"]), unit("orks/weirdboy", "Weirdboy", "Orks", ["ORKS"])]
+    theirs = [(unit("orks/warboss", "Warboss", "Orks", ["ORKS"], points=[{"models": 1, "points": 80, "condition": None}],
+                    models=[{"name": "Warboss", "M": 6, "T": 5, "Sv": 2, "W": 6, "Ld": 6, "OC": 1}]), prov(BS, 4)),
+              (unit("orks/weirdboy", "Weirdboy", "Orks", ["ORKS"], points=[{"models": 1, "points": 70, "condition": None}]),
+               prov(BS, 8))]
+    records, _report = merged(wh, theirs)
+    items = source_check.disagreements(from_records(records))
+    s = source_check.summary(items)
+    assert s["by_field"] == {"points": 2, "models": 1} and s["records"] == 2
+    assert s["by_faction"] == {"Orks": {"models": 1, "points": 2}}
+    first = next(d for d in items if d["record"] == "orks/warboss" and d["field"] == "points")
+    assert first["kept"]["source"] == WH and first["kept"]["place"] == f"{WH}/Data.csv:10"
+    assert first["other"] == {"source": BS, "place": f"{BS}/Imperium - Dark Angels.cat:4",
+                              "value": [{"models": 1, "points": 80, "condition": None}]}
+
+
+# -- the two shared sources of the same week -------------------------------------------------
+
+SAMPLE_FIELDS = ("M", "T", "SV", "W", "LD", "OC")
+
+
+def _plain(value: str) -> str:
+    return value.replace('"', "").replace("+", "").strip().casefold()
+
+
+def _fold(name: str) -> str:
+    """Independently of the merge: case, [Legends], apostrophes and punctuation away."""
+    name = re.sub(r"\[[^\]]*\]", " ", name).replace("’", "'").replace("'", "").casefold()
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", name).split())
+
+
+def _wahapedia_characteristics(archive) -> dict[str, set[tuple]]:
+    """Unit name -> its set of model characteristic lines, from the export's own tables."""
+    with tarfile.open(archive) as tar:
+        def rows(member):
+            text = tar.extractfile(member).read().decode("utf-8-sig")
+            return list(csv.DictReader(io.StringIO(text), delimiter="|", quoting=csv.QUOTE_NONE))
+        sheets = {r["id"]: r for r in rows("Datasheets.csv")}
+        lines: dict[str, set[tuple]] = {}
+        for r in rows("Datasheets_models.csv"):
+            if r["datasheet_id"] in sheets:
+                lines.setdefault(r["datasheet_id"], set()).add(
+                    tuple(_plain(r[k]) for k in ("M", "T", "Sv", "W", "Ld", "OC")))
+    by_name: dict[str, list[set[tuple]]] = {}
+    for sid, sheet in sheets.items():
+        if sheet.get("virtual") != "true" and sid in lines:
+            by_name.setdefault(_fold(sheet["name"]), []).append(lines[sid])
+    return {n: v[0] for n, v in by_name.items() if len(v) == 1 or all(x == v[0] for x in v)}
+
+
+def _battlescribe_characteristics(archive) -> dict[str, set[tuple]]:
+    """Unit name -> the 'Unit' profiles of its entry, its sub-entries and what they link to, from the XML."""
+    roots = []
+    with tarfile.open(archive) as tar:
+        for member in tar.getmembers():
+            if member.name.endswith((".cat", ".gst")):
+                roots.append(ET.parse(tar.extractfile(member)).getroot())
+    by_id = {}
+    for root in roots:
+        for element in root.iter():
+            if element.get("id") and element.tag.endswith(("}profile", "}selectionEntry", "}selectionEntryGroup")):
+                by_id.setdefault(element.get("id"), element)
+
+    def profiles(element, seen) -> set[tuple]:
+        out = set()
+        stack = [element]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            tag = node.tag.rpartition("}")[2]
+            if tag == "profile" and node.get("typeName") == "Unit":
+                chars = {c.get("name", "").upper(): (c.text or "") for c in node.iter() if c.tag.endswith("}characteristic")}
+                if all(k in chars for k in SAMPLE_FIELDS):
+                    out.add(tuple(_plain(chars[k]) for k in SAMPLE_FIELDS))
+                continue
+            if tag in ("infoLink", "entryLink") and node.get("targetId") in by_id:
+                stack.append(by_id[node.get("targetId")])
+            if tag in ("modifiers", "constraints", "costs", "conditions", "conditionGroups", "categoryLinks"):
+                continue
+            stack.extend(node)
+        return out
+
+    found: dict[str, list[set[tuple]]] = {}
+    for root in roots:
+        ns = root.tag.partition("}")[0] + "}"
+        shared = root.find(f"{ns}sharedSelectionEntries")
+        for entry in shared if shared is not None else ():
+            if entry.get("type") not in ("unit", "model") or entry.get("hidden") == "true":
+                continue
+            lines = profiles(entry, set())
+            if lines:
+                found.setdefault(_fold(entry.get("name", "")), []).append(lines)
+    return {n: v[0] for n, v in found.items() if all(x == v[0] for x in v)}
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory):
+    return realdata.build(tmp_path_factory, "wahapedia-10e", "bsdata-10e-2025-07")
+
+
+@pytest.mark.slow
+def test_both_sources_build_one_record_per_unit(both):
+    assert realdata.status("wahapedia-10e", "bsdata-10e-2025-07") in (0, 1), realdata.log(
+        "wahapedia-10e", "bsdata-10e-2025-07")[-2000:]
+    data = json.loads((both / "json" / "warscribe.json").read_text(encoding="utf-8"))["data"]
+    def sources(rec):
+        return {source_of(p["file"]).rpartition("/")[2] for p in rec["source"]}
+    units = data["datasheet"]
+    in_both = [u for u in units if len(sources(u)) == 2]
+    assert len(in_both) > 1250  # an independent comparison found about 1,340 units in both
+    report = json.loads((both / "report.json").read_text(encoding="utf-8"))
+    unmatched = [d for d in report["diagnostics"] if d["code"] == "unmatched-unit"]
+    assert len(unmatched) == sum(1 for u in units if len(sources(u)) == 1)
+    # Azrael: Space Marines in Wahapedia, the Dark Angels catalogue in BattleScribe: one record.
+    ids = {u["id"] for u in units}
+    assert "space-marines/azrael" in ids and "dark-angels/azrael" not in ids
+    azrael = next(u for u in units if u["id"] == "space-marines/azrael")
+    assert sources(azrael) == {"wahapedia-10e-2025-07.tar.xz", "wh40k-10e-51e5f8f.tar.xz"}
+
+
+@pytest.mark.slow
+def test_disputed_characteristics_match_an_independent_reading(both):
+    """For every unit both files give once under one name, with its profiles inside its own
+    entry: the build disputes `models` exactly where the two files' characteristics differ."""
+    wh = _wahapedia_characteristics(realdata.path("wahapedia-10e"))
+    bs = _battlescribe_characteristics(realdata.path("bsdata-10e-2025-07"))
+    data = json.loads((both / "json" / "warscribe.json").read_text(encoding="utf-8"))["data"]
+    seen, wrong = 0, []
+    for u in data["datasheet"]:
+        key = _fold(u["name"])
+        if key not in wh or key not in bs or len({source_of(p["file"]) for p in u["source"]}) != 2:
+            continue
+        seen += 1
+        expected = wh[key] != bs[key]
+        disputed = any("models" in (p.get("differs") or {}) for p in u["source"])
+        if expected != disputed:
+            wrong.append((u["id"], sorted(wh[key]), sorted(bs[key])))
+    assert seen > 500
+    differing = sum(1 for k in wh if k in bs and wh[k] != bs[k])
+    assert differing > 10  # the sources do disagree (a whole faction's Toughness, Wounds, OC)
+    assert not wrong, wrong[:10]
+
+
+@pytest.mark.slow
+def test_check_reports_disagreements_by_field_and_faction(both):
+    out = subprocess.run([sys.executable, "-m", "warscribe.cli", "check", str(both), "--only", "sources", "--json"],
+                         capture_output=True, text=True, check=False)
+    report = json.loads(out.stdout)
+    s = report["disagreements"]
+    assert s["total"] == report["codes"]["source-disagreement"] == len(s["disagreements"])
+    assert sum(sum(f.values()) for f in s["by_faction"].values()) == s["total"] == sum(s["by_field"].values())
+    assert {"models", "points", "weapons"} <= set(s["by_field"])
+    d = next(d for d in s["disagreements"] if d["field"] == "models")
+    assert "wahapedia-10e-2025-07.tar.xz/" in d["kept"]["place"] and "(entry " in d["other"]["place"]
+
+
+def test_site_page_and_datasheet_marks_show_both_values_escaped():
+    from warscribe.sitegen import datasheet_page, disputes
+    from warscribe.sitegen.pages import Site
+
+    wh = [unit("orks/warboss", "Warboss", "Orks", ["ORKS"])]
+    theirs = [(unit("orks/warboss", "Warboss", "Orks", ["ORKS"], keywords=["INFANTRY", "CHARACTER", "<script>x"],
+                    points=[{"models": 1, "points": 80, "condition": None}]), prov(BS, 4))]
+    records, _report = merged(wh, theirs)
+    site = Site(from_records(records), [])
+    [page] = disputes.pages(site)
+    html = page.markdown()
+    assert page.url == "disagreements/" and "<script>" not in html and "&lt;script&gt;x" in html
+    assert "1 models: 100" in html and "1 models: 80" in html and 'href="../datasheet/orks/warboss/"' in html
+    ds_html = datasheet_page.datasheet(site, site.bundle.get("orks/warboss")).markdown()
+    mark = ds_html[ds_html.index("ws-disputed"):]
+    assert "<strong>1 models: 80</strong>" in mark and "only here: &lt;script&gt;x" in mark
+    assert "Sources disagree" not in datasheet_page.datasheet(
+        Site(from_records(merged(wh, [])[0]), []), from_records(merged(wh, [])[0]).get("orks/warboss")).markdown()
