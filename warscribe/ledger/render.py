@@ -89,7 +89,7 @@ def counts_line(ledger: Ledger) -> str:
     rest = ", ".join(f"{c[k]} {label}" for k, label in (("profiles", "profiles"), ("texts", "texts"),
                                                          ("added", "added"), ("removed", "removed"),
                                                          ("detachments", "detachments"), ("other", "other")))
-    return f"{c['total']} changes: {points}, {rest}."
+    return f"{c['total']} change{'s' if c['total'] != 1 else ''}: {points}, {rest}."
 
 
 # -- text ----------------------------------------------------------------------------------
