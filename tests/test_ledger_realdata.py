@@ -90,6 +90,22 @@ def unit_prices(archive) -> dict[str, tuple[str, tuple, tuple]]:
     return out
 
 
+def enhancement_prices(archive) -> dict[str, tuple[str, tuple]]:
+    """Entry id -> (name, costs) of every upgrade in a selection group named for enhancements."""
+    out = {}
+    with tarfile.open(archive) as tf:
+        for member in tf.getmembers():
+            if not (member.isfile() and member.name.endswith((".cat", ".gst"))):
+                continue
+            for group in ET.parse(tf.extractfile(member)).getroot().iter():
+                if _tag(group) != "selectionEntryGroup" or "enhancement" not in (group.get("name") or "").lower():
+                    continue
+                for entry in group.iter():
+                    if _tag(entry) == "selectionEntry" and entry.get("type") == "upgrade":
+                        out[entry.get("id")] = (entry.get("name"), tuple(_costs(entry)))
+    return out
+
+
 def _possible(value, prices: tuple) -> bool:
     """A unit-size price the catalogue can give: a price it names, or a number of models at a model's cost."""
     named = set(prices[1] + prices[2]) - {0}
@@ -126,6 +142,17 @@ def test_points_changes_match_an_independent_reading_of_the_catalogues(book):
     assert not wrong
     assert all(i.delta == i.new - i.old for items in listed.values() for i in items
                if i.old is not None and i.new is not None)
+
+
+def test_enhancement_points_match_an_independent_reading(book):
+    _diff, led = book
+    old, new = enhancement_prices(realdata.path(BEFORE)), enhancement_prices(realdata.path(AFTER))
+    expected = {e for e in old.keys() & new.keys() if old[e][1] != new[e][1]}
+    listed = {(i.new_source or i.old_source).entry: i for i in led.section("points") if i.kind == "enhancement"}
+    assert expected and expected == listed.keys()
+    def price(costs: tuple) -> int:
+        return costs[0] if costs else 0  # no cost is a price of 0 in BattleScribe (Grizzled Company's, before)
+    assert all((listed[e].old, listed[e].new) == (price(old[e][1]), price(new[e][1])) for e in expected)
 
 
 def test_a_known_repricing_reads_as_the_field_manual_prints_it(book):
