@@ -107,6 +107,8 @@ def _bench(args: argparse.Namespace) -> int:
         from warscribe.bench_hostile import run_bench
     elif args.target == "roster":
         from warscribe.roster.bench import run_bench
+    elif args.target == "diff":
+        from warscribe.ledger.bench import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
