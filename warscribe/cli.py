@@ -32,6 +32,7 @@ def _build(args: argparse.Namespace) -> int:
         roots=tuple(Path(d) for d in args.data),
         limits=_limits(args),
         allow_shrink=args.allow_shrink,
+        since=args.since,
     )
 
 
@@ -188,6 +189,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--strict", action="store_true", help="treat warnings as errors")
     b.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     b.add_argument("--no-site", action="store_true", help="skip the reference site (mkdocs build)")
+    b.add_argument("--since", default=None, metavar="OLD",
+                   help="a previous build (or anything `warscribe diff` takes): add the site's \"What changed\" page")
     b.set_defaults(func=_build)
 
     v = sub.add_parser("serve", help="build, then serve the reference site locally with live reload")

@@ -22,4 +22,26 @@ def make(old, new, diff, sides, engine: bool = True) -> Ledger:
     return compose(old, new, diff, sides, engine)
 
 
-__all__ = ["SECTIONS", "Cite", "Defence", "Item", "Ledger", "Side", "make"]
+def previous(spec: str, ruleset: str | None = None):
+    """(bundle, side) of what a build is compared with (``warscribe build --since SPEC``): any side of ``warscribe diff``.
+
+    Read whole into memory, so that ``--since out`` (the build this one replaces) can be given.
+    Raises ``warscribe.sides.DiffError``.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from warscribe.sides import load_side
+
+    with tempfile.TemporaryDirectory(prefix="warscribe-since-") as tmp:
+        return load_side(spec, Path("."), Path(tmp), ruleset)
+
+
+def since(old, old_side: Side, new, label: str = "this build") -> Ledger:
+    """The ledger from a previous build (`previous`) to the records of this one."""
+    from warscribe.diff import compare
+
+    return make(old, new, compare(old, new), (old_side, Side(label, label)))
+
+
+__all__ = ["SECTIONS", "Cite", "Defence", "Item", "Ledger", "Side", "make", "previous", "since"]

@@ -26,7 +26,7 @@ def pages(site: Site) -> list[Page]:
 
 
 def page(site: Site, ledger: Ledger) -> Page:
-    p = Page(URL, TITLE, search={"boost": 2})
+    p = Page(URL, TITLE, kind="index")
     sides = []
     for name, side in (("Before", ledger.old), ("After", ledger.new)):
         sides.append([esc(name), el("code", esc(side.label)), esc(side.date or "unknown")])
