@@ -580,6 +580,12 @@ def _field_line(ch: FieldChange) -> str:
     return f"{ch.path}: {old} -> {new}"
 
 
+def impact_lines(head: str, rows: list[dict], error: str = "", against: str = "target") -> list[str]:
+    """An impact as text: a head line (with the engine's error, if any), then each reference row old -> new (change)."""
+    lines = [f"  {head}" + (f"; engine: {error}" if error else "")]
+    return lines + [f"      {r[against]}: {_fmt(r['old'])} -> {_fmt(r['new'])} ({_delta(r['delta'])})" for r in rows]
+
+
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
@@ -615,9 +621,7 @@ def render_text(diff: Diff) -> str:
     if diff.impact:
         lines += ["", "Impact: expected wounds removed by one model's attacks, old -> new (change):"]
         for imp in diff.impact:
-            lines.append(f"  {imp.weapon} ({imp.name}): {imp.reason}" + (f"; engine: {imp.error}" if imp.error else ""))
-            lines += [f"      {r['target']}: {_fmt(r['old'])} -> {_fmt(r['new'])} ({_delta(r['delta'])})"
-                      for r in imp.rows]
+            lines += impact_lines(f"{imp.weapon} ({imp.name}): {imp.reason}", imp.rows, imp.error)
     if diff.empty:
         lines += ["", "No differences."]
     return "\n".join(printable(line) for line in lines) + "\n"

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import os
 import subprocess
 import tarfile
@@ -138,6 +137,7 @@ def commit_date(repo: Path, commit: str) -> str | None:
 def build_battlescribe(data: Path, folder: Path, label: str, ruleset: str, how: str = "battlescribe",
                        commit: str | None = None, date: str | None = None) -> tuple[Bundle, Side]:
     """Build BattleScribe data (folder or archive) into `folder`: a manifest beside a link to it."""
+    from warscribe.extract.manifest import _file_sha256
     from warscribe.extract.wahapedia import folder_sha256
 
     sources = folder / "sources"
@@ -145,7 +145,7 @@ def build_battlescribe(data: Path, folder: Path, label: str, ruleset: str, how: 
     link = sources / (data.name if not commit else f"{data.name}@{commit[:7]}")
     if not link.exists():
         os.symlink(data.resolve(), link, target_is_directory=data.is_dir())
-    sha = folder_sha256(data) if data.is_dir() else _sha256(data)
+    sha = folder_sha256(data) if data.is_dir() else _file_sha256(data)
     entry = {"file": link.name, "original_name": data.name, "sha256": sha, "ruleset": ruleset, "kind": "battlescribe"}
     manifest = sources / "manifest.yaml"
     manifest.write_text(yaml.safe_dump({"sources": [entry]}, sort_keys=False), encoding="utf-8")
@@ -153,14 +153,6 @@ def build_battlescribe(data: Path, folder: Path, label: str, ruleset: str, how: 
         date = archive_date(data) if data.is_file() else commit_date(data, "HEAD") if (data / ".git").exists() else None
     bundle = _build(manifest, folder / "out", label, roots=(data.resolve(),))
     return bundle, Side(label, label, how, date, commit)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _build(manifest: Path, out: Path, label: str, roots: tuple[Path, ...] = ()) -> Bundle:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 
+from warscribe.diff import _delta, _fmt, impact_lines
 from warscribe.ledger.model import SECTIONS, Cite, Item, Ledger, Side
 from warscribe.schema.text import printable
 
@@ -158,29 +159,17 @@ def _text_item(item: Item) -> str:
     return f"{item.what}{cond}: {change}{delta}{note}{where}"
 
 
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
-def _delta(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:+.3f}"
-
-
 def _text_impact(ledger: Ledger) -> list[str]:
     lines = []
     if ledger.weapons:
         lines += ["", "== Impact of changed weapons: expected wounds removed by one model's attacks, old -> new =="]
         for imp in ledger.weapons:
-            lines.append(f"  {imp.name} ({imp.weapon}): {imp.reason}" + (f"; engine: {imp.error}" if imp.error else ""))
-            lines += [f"      {r['target']}: {_fmt(r['old'])} -> {_fmt(r['new'])} ({_delta(r['delta'])})"
-                      for r in imp.rows]
+            lines += impact_lines(f"{imp.name} ({imp.weapon}): {imp.reason}", imp.rows, imp.error)
     if ledger.defence:
         lines += ["", "== Impact of changed defences: expected models lost to reference attackers, old -> new =="]
         for d in ledger.defence:
-            lines.append(f"  {d.name} ({d.faction}), {d.model}: {_target(d.old)} -> {_target(d.new)}"
-                         + (f"; engine: {d.error}" if d.error else ""))
-            lines += [f"      {r['attacker']}: {_fmt(r['old'])} -> {_fmt(r['new'])} ({_delta(r['delta'])})"
-                      for r in d.rows]
+            lines += impact_lines(f"{d.name} ({d.faction}), {d.model}: {_target(d.old)} -> {_target(d.new)}",
+                                  d.rows, d.error, "attacker")
     return lines
 
 
