@@ -141,3 +141,56 @@ def test_diff_cli_prints_the_ledger_in_three_forms(tmp_path, capsys):
     assert main(["diff", str(tmp_path / "old"), str(tmp_path / "new"), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ledger"]["summary"]["points_down"] == 1 and data["changed"][0]["record"] == "test-faction/tester-squad"
+
+
+def _bsdata_repo(tmp_path):
+    """A git checkout of small BattleScribe data: the fixture, then its first unit repriced 100 -> 110."""
+    import shutil
+    import subprocess
+
+    from conftest import ROOT
+
+    repo = tmp_path / "wh40k-test"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "battlescribe" / "xml", repo)
+    env = {"GIT_AUTHOR_DATE": "2025-12-08T12:00:00Z", "GIT_COMMITTER_DATE": "2025-12-08T12:00:00Z",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+           "PATH": "/usr/bin:/bin"}
+    git = ["git", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
+    subprocess.run([*git, "add", "-A"], check=True, env=env)
+    subprocess.run([*git, "commit", "-qm", "before"], check=True, env=env)
+    cat = repo / "Testers.cat"
+    text = cat.read_text(encoding="utf-8")
+    assert text.count('value="100"/>') >= 1
+    cat.write_text(text.replace('<cost name="pts" typeId="pts-id" value="100"/>',
+                                '<cost name="pts" typeId="pts-id" value="110"/>', 1), encoding="utf-8")
+    env.update(GIT_AUTHOR_DATE="2025-12-13T12:00:00Z", GIT_COMMITTER_DATE="2025-12-13T12:00:00Z")
+    subprocess.run([*git, "commit", "-qam", "after"], check=True, env=env)
+    return repo
+
+
+def test_diff_builds_two_git_revisions_of_battlescribe_data(tmp_path, capsys):
+    repo = _bsdata_repo(tmp_path)
+    assert main(["diff", "HEAD~1", "HEAD", "--repo", str(repo), "--format", "json"]) == 0
+    book = json.loads(capsys.readouterr().out)["ledger"]
+    assert not list(validator("ledger").iter_errors(book))
+    assert [(s["how"], s["date"]) for s in book["sides"].values()] == [("git", "2025-12-08"), ("git", "2025-12-13")]
+    points = [(c["old"], c["new"], c["delta"]) for c in book["changes"] if c["section"] == "points"]
+    assert points == [(100, 110, 10)] and book["summary"]["total"] == 1
+    change, = book["changes"]
+    assert change["new_source"]["file"].endswith("Testers.cat") and change["new_source"]["entry"]
+
+
+def test_diff_builds_battlescribe_archives_given_directly(tmp_path, capsys):
+    import tarfile
+
+    repo = _bsdata_repo(tmp_path)
+    after = tmp_path / "after.tar.xz"
+    with tarfile.open(after, "w:xz") as tf:
+        for f in sorted(repo.glob("*.c*")) + sorted(repo.glob("*.gst")):
+            tf.add(f, arcname=f.name)
+    assert main(["diff", str(repo), str(after)]) == 0
+    text = capsys.readouterr().out
+    assert text.count("(BattleScribe data, released 2025-12-13") == 1  # the checkout: its last commit
+    assert "(BattleScribe data, released" in text.split("new:", 1)[1]  # the archive: its newest member
+    assert "No differences." in text
