@@ -165,6 +165,14 @@ def test_a_known_repricing_reads_as_the_field_manual_prints_it(book):
     assert item.new_source.file.endswith("Imperium - Adeptus Custodes.cat") and item.new_source.line
 
 
+def test_profile_changes_read_as_printed(book):
+    _diff, led = book
+    shown = {(i.group, i.what): (render.show(i, i.old), render.show(i, i.new)) for i in led.section("profiles")}
+    assert shown[("Stormfang Gunship [Legends]", "Helfrost destructor - focused: BS/WS")] == ("3+", "N/A")  # Torrent
+    assert shown[("Lord of Change", "Rod of sorcery: range")] == ('12"', '18"')
+    assert shown[("Ynnari Reavers", "Splinter Pistol: BS/WS")] == ("2+", "3+")
+
+
 def test_the_ledger_reads_mostly_as_points_with_few_profiles_and_texts(book):
     diff, led = book
     counts = led.counts()

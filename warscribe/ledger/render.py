@@ -24,11 +24,11 @@ COLUMNS = (("points", "points"), ("points_up", "up"), ("points_down", "down"), (
 
 def show(item: Item, value) -> str:
     """A value of a change as printed on a datasheet: 3+ for a save, 12" for a range, lists joined."""
+    what = item.what.rsplit(": ", 1)[-1] if ": " in item.what else ""
     if value is None:
-        return "—"
+        return "N/A" if what == "BS/WS" else "—"  # a weapon without a skill hits automatically (Torrent)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) if value else "(none)"
-    what = item.what.rsplit(": ", 1)[-1] if ": " in item.what else ""
     if isinstance(value, int) and not isinstance(value, bool):
         if what in ("Sv", "BS/WS") or (what == "Ld" and value < 10):
             return f"{value}+"
