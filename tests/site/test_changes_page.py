@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sitetest import CHROMIUM_ARGS, require_browser, serve
+from sitetest import browsing
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from checkdiff_helpers import INQUISITOR, build, copy_sources, replace_line  # noqa: E402
@@ -44,22 +44,20 @@ def test_a_build_since_a_previous_one_has_a_what_changed_page(since_build):
 
 @pytest.mark.slow
 def test_the_page_opens_folded_and_links_the_unit(since_build):
-    sync_playwright, chromium = require_browser()
     out, _printed = since_build
-    with serve(out / "site") as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(base + "changes/")
-            row = page.locator("details td", has_text="Bolt pistol: AP").first
-            assert not row.is_visible()  # folded under its faction
-            page.locator("details summary").first.click()
-            assert row.is_visible()
-            page.locator("details a", has_text="Inquisitor").first.click()
-            page.wait_for_load_state()
-            assert "/datasheet/" in page.url and "Inquisitor" in page.title()
-        finally:
-            browser.close()
+    with browsing(out / "site") as (browser, base):
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "changes/")
+        row = page.locator("details td", has_text="Bolt pistol: AP").first
+        assert not row.is_visible()  # folded under its faction
+        page.locator("details summary").first.click()
+        assert row.is_visible()
+        page.locator("details a", has_text="Inquisitor").first.click()
+        page.wait_for_load_state()
+        assert "/datasheet/" in page.url and "Inquisitor" in page.title()
+        assert not errors
 
 
 def test_an_unreadable_previous_build_is_reported_and_the_build_goes_on(tmp_path):
