@@ -183,7 +183,10 @@ def _refuse_shrink(result: Result, out: Path, reasons: list[str], quiet: bool, s
 
 
 def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False, site: bool = True,
-              roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False) -> int:
+              roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False,
+              since: str | None = None) -> int:
+    # Read before anything is written: `--since out` is the build this one replaces.
+    before = _previous(since) if since else None
     with Progress() as progress:
         result = extract(manifest, roots, limits, progress)
     report = build_report(result)
@@ -198,6 +201,12 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
     if reasons:
         return _refuse_shrink(result, out, reasons, quiet, stream)
     site_log = io.StringIO()
+    records = None
+    if site or isinstance(before, tuple):
+        from warscribe.schema import bundle
+
+        records = bundle.from_records(result.records, _meta(result, None, len(result.records)), str(out))
+    changes = _changes(before, records) if isinstance(before, tuple) else None
     site_failed = False
     stage = out  # until the staging folder exists
     try:
@@ -206,11 +215,10 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
             if site:
                 # Inside the stage: records and site move into place together. A site that fails
                 # to build is reported, and the records are still written.
-                from warscribe.schema import bundle
                 from warscribe.sitegen import build as build_site
 
-                records = bundle.from_records(result.records, _meta(result, None, len(result.records)), str(out))
-                site_failed = build_site(records, report["diagnostics"], stage, quiet=quiet, stream=site_log) != 0
+                site_failed = build_site(records, report["diagnostics"], stage, quiet=quiet, stream=site_log,
+                                         ledger=changes) != 0
             write_build_manifest(result, report, stage)
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -224,6 +232,8 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
               "is kept", file=sys.stderr)
         return 1
     print_summary(result, report, out, quiet)
+    if since:
+        _print_changes(since, before, changes)
     for line in site_log.getvalue().replace(str(stage), str(out)).splitlines():
         print(printable(line), file=stream)
     if result.report.errors or result.rejected or site_failed:
@@ -232,6 +242,34 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
         print("--strict: warnings count as errors", file=sys.stdout)
         return 1
     return 0
+
+
+def _previous(since: str):
+    """The previous build of `--since` (bundle, side), or the error that keeps it out (a string)."""
+    from warscribe.ledger import previous
+    from warscribe.sides import DiffError
+
+    try:
+        return previous(since)
+    except DiffError as exc:
+        return str(exc)
+
+
+def _changes(before: tuple, records):
+    """The change ledger from the previous build (bundle, side) to this one's records."""
+    from warscribe.ledger import since
+
+    return since(before[0], before[1], records)
+
+
+def _print_changes(spec: str, before, changes) -> None:
+    from warscribe.ledger.render import counts_line
+
+    if changes is None:
+        print(f"warning: --since {printable(spec, 200)}: {printable(str(before), 500)}; no \"What changed\" page",
+              file=sys.stdout)
+    else:
+        print(f"Changes since {printable(spec, 200)}: {counts_line(changes)}", file=sys.stdout)
 
 
 def write_build(result: Result, report: dict, out: Path) -> None:
@@ -287,7 +325,10 @@ def export_manifest(result: Result, out: Path, build_time: bool = False) -> dict
 
 
 def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_time: bool = False,
-               roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False) -> int:
+               roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False,
+              since: str | None = None) -> int:
+    # Read before anything is written: `--since out` is the build this one replaces.
+    before = _previous(since) if since else None
     with Progress() as progress:
         result = extract(manifest, roots, limits, progress)
     if _unreadable(result) or not result.sources:

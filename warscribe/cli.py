@@ -32,6 +32,7 @@ def _build(args: argparse.Namespace) -> int:
         roots=tuple(Path(d) for d in args.data),
         limits=_limits(args),
         allow_shrink=args.allow_shrink,
+        since=args.since,
     )
 
 
@@ -107,6 +108,8 @@ def _bench(args: argparse.Namespace) -> int:
         from warscribe.bench_hostile import run_bench
     elif args.target == "roster":
         from warscribe.roster.bench import run_bench
+    elif args.target == "diff":
+        from warscribe.ledger.bench import run_bench
     else:
         from warscribe.bench import run_bench
     return run_bench(args)
@@ -186,6 +189,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--strict", action="store_true", help="treat warnings as errors")
     b.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     b.add_argument("--no-site", action="store_true", help="skip the reference site (mkdocs build)")
+    b.add_argument("--since", default=None, metavar="OLD",
+                   help="a previous build (or anything `warscribe diff` takes): add the site's \"What changed\" page")
     b.set_defaults(func=_build)
 
     v = sub.add_parser("serve", help="build, then serve the reference site locally with live reload")
@@ -216,13 +221,18 @@ def parser() -> argparse.ArgumentParser:
     h.set_defaults(func=_check)
 
     d = sub.add_parser("diff", help="what changed between two builds or two git revisions, and what it changes")
-    d.add_argument("old", help="a build folder, or a git revision of the repository (built from its sources)")
+    d.add_argument("old", help="a build folder, BattleScribe data (an archive or a checkout), or a git revision of "
+                              "the repository (built from its sources, or as BattleScribe data)")
     d.add_argument("new", nargs="?", default=None, help="the same (default: the --ruleset-compare build, or out/)")
     d.add_argument("--ruleset-compare", nargs=2, metavar=("OLD_RULESET", "NEW_RULESET"), default=None,
                    help="pair the rules of two rulesets inside one build (OLD) and show their differences")
     d.add_argument("--format", choices=["text", "markdown", "json"], default="text")
     d.add_argument("--provenance", action="store_true", help="also report changed source line numbers")
     d.add_argument("--repo", default=".", help="the git repository for revisions (default: .)")
+    d.add_argument("--records", action="store_true",
+                   help="after the change ledger, every changed record field by field (text and markdown)")
+    d.add_argument("--ruleset", choices=["10e", "11e"], default=None,
+                   help="the edition of BattleScribe data given directly (default: 10e for XML, 11e for JSON)")
     d.set_defaults(func=_diff)
 
     c = sub.add_parser("calc", help="exact damage distributions for a scenario file")

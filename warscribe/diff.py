@@ -28,17 +28,18 @@ import difflib
 import hashlib
 import json
 import re
-import subprocess
 import sys
-import tarfile
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from warscribe import noise
+from warscribe.noise import FROM_TEXT, Context, Noise
 from warscribe.schema import KINDS
-from warscribe.schema import bundle as bundle_mod
-from warscribe.schema.bundle import Bundle, BundleError
+from warscribe.schema.bundle import Bundle
 from warscribe.schema.text import json_text, norm, printable, slugify
+from warscribe.sides import DiffError, load_side
 
 # Reference targets of the impact table: the classic profiles a rules change is judged on.
 REFERENCE_TARGETS: tuple[dict, ...] = (
@@ -55,15 +56,13 @@ RENAME_SIMILARITY = 0.6
 PAIRING_ORDER = ("datasheet", "detachment", "weapon", "stratagem", "enhancement", "ability", "rule", "keyword")
 
 
-class DiffError(Exception):
-    """A side that cannot be read or built (not a build, not a revision)."""
-
-
 @dataclass(frozen=True)
 class FieldChange:
     path: str
     old: object
     new: object
+    # The path as parts: field names, and list parts by what names them ('abilities', 'Oath of Moment', 'text').
+    at: tuple = ()
 
 
 @dataclass
@@ -105,6 +104,7 @@ class Diff:
     pairing: str = "renamed from"  # how a changed record names its old side
     caveats: list[str] = field(default_factory=list)  # what limits the comparison (schema versions differ)
     schema_versions: tuple = (None, None)  # of the old and the new build's bundles
+    noise: Noise = field(default_factory=Noise)  # what the noise rules left out (warscribe/noise.py)
 
     @property
     def empty(self) -> bool:
@@ -114,27 +114,137 @@ class Diff:
 # -- comparing records -------------------------------------------------------------------
 
 
-def field_changes(old: dict, new: dict, ignore: set[str] = IGNORED, path: str = "") -> list[FieldChange]:
-    """Every leaf where two records differ: dicts by key, lists of records by position."""
+def field_changes(old: dict, new: dict, ignore: set[str] = IGNORED, path: str = "",
+                  context: Context | None = None) -> list[FieldChange]:
+    """Every leaf where two records differ, the noise rules (warscribe/noise.py) applied.
+
+    Dicts are compared by key; lists of parts (abilities, models, price tiers) by what
+    identifies each part (its name, its size), so an ability moved up the list is no
+    change; lists of names or ids as sets; texts in their normal forms. What a rule left
+    out is counted in `context.noise`.
+    """
+    ctx = context if context is not None else Context()
+    return _dict_changes(old, new, ignore if not path else set(), path, "", ctx, ())
+
+
+def _dict_changes(old: dict, new: dict, ignore, here: str, fpath: str, ctx: Context, at: tuple) -> list[FieldChange]:
     out: list[FieldChange] = []
-    for key in list(dict.fromkeys([*old, *new])):
-        if not path and key in ignore:
+    for key in dict.fromkeys([*old, *new]):
+        if key in ignore:
             continue
-        a, b = old.get(key, None), new.get(key, None)
-        here = f"{path}.{key}" if path else key
-        out += _value_changes(a, b, here)
+        a, b = old.get(key), new.get(key)
+        if key in FROM_TEXT:
+            if a != b:
+                ctx.noise.add("compiled", f"{ctx.record} {here + '.' if here else ''}{key}")
+            continue
+        out += _value_changes(a, b, f"{here}.{key}" if here else key, f"{fpath}.{key}" if fpath else key, ctx,
+                              at + (key,))
     return out
 
 
-def _value_changes(a, b, here: str) -> list[FieldChange]:
+def _value_changes(a, b, here: str, fpath: str, ctx: Context, at: tuple) -> list[FieldChange]:
     if a == b:
         return []
-    if isinstance(a, dict) and isinstance(b, dict):
-        return field_changes(a, b, set(), here)
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(
-            isinstance(x, dict) for x in a + b):
-        return [c for i, (x, y) in enumerate(zip(a, b)) for c in _value_changes(x, y, f"{here}[{i}]")]
-    return [FieldChange(here, a, b)]
+    if isinstance(a, str) and isinstance(b, str):
+        rule = noise.text_rule(a, b)
+        if rule:
+            ctx.noise.add(rule, f"{ctx.record} {here}")
+            return []
+    elif isinstance(a, dict) and isinstance(b, dict):
+        return _dict_changes(a, b, (), here, fpath, ctx, at)
+    elif isinstance(a, list) and isinstance(b, list):
+        return _list_changes(a, b, here, fpath, ctx, at)
+    return [FieldChange(here, a, b, at)]
+
+
+def _list_changes(a: list, b: list, here: str, fpath: str, ctx: Context, at: tuple) -> list[FieldChange]:
+    if all(isinstance(x, str) for x in a + b):
+        if noise.derived(ctx.kind, fpath):
+            gone, came = set(a) - set(b), set(b) - set(a)
+            if all(ctx.explains(m) for m in gone | came):
+                ctx.noise.add("derived-list" if gone or came else "reorder", f"{ctx.record} {here}")
+                return []
+            return [FieldChange(here, a, b, at)]
+        if sorted(a) == sorted(b):
+            ctx.noise.add("reorder", f"{ctx.record} {here}")
+            return []
+        folded_a, folded_b = [noise.name_key(x) for x in a], [noise.name_key(x) for x in b]
+        if sorted(folded_a) == sorted(folded_b):  # the same names, but for case or quotes (Bolt Pistol, Bolt pistol)
+            if folded_a != folded_b:
+                ctx.noise.add("reorder", f"{ctx.record} {here}")
+            pairs = dict(zip(folded_b, b))
+            for x, k in zip(a, folded_a):
+                if x != pairs[k]:
+                    ctx.noise.add(noise.text_rule(x, pairs[k]) or "case", f"{ctx.record} {here}")
+            return []
+        return [FieldChange(here, a, b, at)]
+    keys_a, keys_b = [noise.item_key(x) for x in a], [noise.item_key(x) for x in b]
+    if None in keys_a or None in keys_b:  # parts without a name: by position
+        if len(a) == len(b):
+            return [c for i, (x, y) in enumerate(zip(a, b))
+                    for c in _value_changes(x, y, f"{here}[{i}]", fpath, ctx, at + (i,))]
+        return [FieldChange(here, a, b, at)]
+    # The n-th part of a name on one side is the n-th part of that name on the other.
+    def numbered(keys):
+        seen: Counter = Counter()
+        out = []
+        for k in keys:
+            out.append(k if not seen[k] else f"{k} #{seen[k] + 1}")
+            seen[k] += 1
+        return out
+    names_a, names_b = numbered(keys_a), numbered(keys_b)
+    left, right = dict(zip(names_a, a)), dict(zip(names_b, b))
+    common_a = [k for k in names_a if k in right]
+    common_b = [k for k in names_b if k in left]
+    if common_a != common_b:
+        ctx.noise.add("reorder", f"{ctx.record} {here}")
+    # A part under a new name whose content is the same is that part renamed (Clarion of Hate, Clarion of Haste).
+    gone = {_part_body(left[k]): k for k in names_a if k not in right}
+    renamed = {}
+    for k in names_b:
+        if k not in left and gone.get(_part_body(right[k])) is not None:
+            renamed[gone.pop(_part_body(right[k]))] = k
+    out: list[FieldChange] = []
+    for k in names_a:
+        shown = _key_label(left[k], k)
+        if k in right or k in renamed:
+            other = right[k] if k in right else right[renamed[k]]
+            if k in renamed:
+                shown = _key_label(other, renamed[k])
+            out += _value_changes(left[k], other, f"{here}[{shown}]", fpath, ctx, at + (shown,))
+        else:
+            out.append(FieldChange(f"{here}[{shown}]", left[k], None, at + (shown,)))
+    for k in names_b:
+        if k not in left and k not in renamed.values():
+            shown = _key_label(right[k], k)
+            out.append(FieldChange(f"{here}[{shown}]", None, right[k], at + (shown,)))
+    return out
+
+
+def _part_body(item: dict) -> str:
+    """A list part without its name, in normal form: what makes two differently named parts one part renamed."""
+    def fold(value):
+        if isinstance(value, str):
+            return noise.text_forms(value)[3]
+        if isinstance(value, dict):
+            return {k: fold(v) for k, v in value.items() if k not in FROM_TEXT and k != "name"}
+        if isinstance(value, list):
+            return [fold(v) for v in value]
+        return value
+    return json.dumps(fold(item), sort_keys=True, ensure_ascii=False)
+
+
+def _key_label(item: dict, key: str) -> str:
+    """A list part as a path shows it: its name as printed (the key is a folded form)."""
+    if "models" in item and "points" in item:
+        return key
+    for field_name in ("name", "id", "text", "marker"):
+        if isinstance(item.get(field_name), str):
+            label = item[field_name]
+            extra = item.get("keyword")
+            suffix = key.rsplit(" #", 1)[1] if " #" in key else ""
+            return label + (f" {extra}" if isinstance(extra, str) else "") + (f" #{suffix}" if suffix else "")
+    return key
 
 
 def _content_key(record: dict) -> str:
@@ -150,41 +260,76 @@ def _order(record: dict) -> tuple:
     return (KINDS.index(record["kind"]) if record.get("kind") in KINDS else len(KINDS), record["id"])
 
 
+def entry_of(record: dict) -> str | None:
+    """The id of the catalogue entry a record was read from (BattleScribe provenance), if any."""
+    for src in record.get("source") or []:
+        entry = src.get("entry") if isinstance(src, dict) else None
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            return entry["id"]
+    return None
+
+
 def pair_renames(removed: list[dict], added: list[dict]) -> list[tuple[dict, dict]]:
-    """(old, new) pairs among unmatched records that are one record renamed."""
+    """(old, new) pairs among unmatched records that are one record renamed.
+
+    First by catalogue entry (the same BattleScribe entry under a new name, within the
+    same parent after earlier renames: a unit's weapons move with it), then by identical
+    content, then, for records no catalogue entry identifies, by alike names within one
+    kind, ruleset and parent. Two records of different entries are never paired by name:
+    the data says they are different entries (Land Raider Banisher removed, Land Raider added).
+    """
     pairs: list[tuple[dict, dict]] = []
     left = {r["id"]: r for r in removed}
     right = {r["id"]: r for r in added}
+    renamed: dict[str, str] = {}
+
+    def take(old: dict, new: dict) -> None:
+        pairs.append((left.pop(old["id"]), right.pop(new["id"])))
+        renamed[old["id"]] = new["id"]
+
+    for kind in PAIRING_ORDER:
+        by_entry: dict[tuple, list[dict]] = {}
+        for rec in right.values():
+            if rec["kind"] == kind and entry_of(rec):
+                by_entry.setdefault((entry_of(rec), rec.get("ruleset"), _parent(rec["id"])), []).append(rec)
+        olds: dict[tuple, list[dict]] = {}
+        for rec in left.values():
+            if rec["kind"] == kind and entry_of(rec):
+                parent = _parent(rec["id"])
+                olds.setdefault((entry_of(rec), rec.get("ruleset"), renamed.get(parent, parent)), []).append(rec)
+        for key, recs in sorted(olds.items(), key=lambda kv: kv[1][0]["id"]):
+            cands = by_entry.get(key, [])
+            if len(recs) == 1 and len(cands) == 1:
+                take(recs[0], cands[0])
     by_content: dict[tuple[str, str], list[dict]] = {}
     for rec in sorted(right.values(), key=_order):
         by_content.setdefault((rec["kind"], _content_key(rec)), []).append(rec)
     for rec in sorted(left.values(), key=_order):
-        candidates = by_content.get((rec["kind"], _content_key(rec)), [])
+        candidates = [c for c in by_content.get((rec["kind"], _content_key(rec)), []) if c["id"] in right]
         if candidates:
-            match = candidates.pop(0)
-            pairs.append((rec, match))
-    renamed = {old["id"]: new["id"] for old, new in pairs}
-    for old, new in pairs:
-        left.pop(old["id"]), right.pop(new["id"])
+            take(rec, candidates[0])
+    old_entries = {entry_of(r) for r in removed} - {None}
+    new_entries = {entry_of(r) for r in added} - {None}
     for kind in PAIRING_ORDER:
         groups: dict[tuple[str, str], list[dict]] = {}
         for rec in right.values():
-            if rec["kind"] == kind:
+            if rec["kind"] == kind and entry_of(rec) not in old_entries:
                 groups.setdefault((rec.get("ruleset"), _parent(rec["id"])), []).append(rec)
         scored = []
         for rec in left.values():
-            if rec["kind"] != kind:
+            if rec["kind"] != kind or entry_of(rec):
                 continue
             parent = _parent(rec["id"])
             parent = renamed.get(parent, parent)
             for cand in groups.get((rec.get("ruleset"), parent), []):
+                if entry_of(cand) in new_entries:
+                    continue
                 score = difflib.SequenceMatcher(None, slugify(rec["name"]), slugify(cand["name"])).ratio()
                 if score >= RENAME_SIMILARITY:
                     scored.append((-score, rec["id"], cand["id"]))
         for _score, old_id, new_id in sorted(scored):
             if old_id in left and new_id in right:
-                pairs.append((left.pop(old_id), right.pop(new_id)))
-                renamed[old_id] = new_id
+                take(left[old_id], right[new_id])
     return sorted(pairs, key=lambda p: _order(p[1]))
 
 
@@ -202,8 +347,27 @@ def _follow_renames(value, moved: dict[str, str]):
     return value
 
 
+def _body(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k != "source"}
+
+
+def _explained(pairs: list[tuple[dict, dict]], removed: list[dict], added: list[dict]) -> set[str]:
+    """Ids and names of records whose arrival, departure or own change accounts for a derived list changing."""
+    out: set[str] = set()
+    for rec in removed + added:
+        out |= {rec["id"], noise.named(str(rec.get("name", "")))}
+    for a, b in pairs:
+        if a is b or _body(a) == _body(b):
+            continue
+        scratch = Context(record=b["id"], kind=b["kind"])
+        fields = {k for k in noise.DRIVERS if a.get(k) != b.get(k)}
+        if fields and field_changes({k: a.get(k) for k in fields}, {k: b.get(k) for k in fields}, set(), "", scratch):
+            out |= {a["id"], b["id"], noise.named(str(a.get("name", ""))), noise.named(str(b.get("name", "")))}
+    return out
+
+
 def compare(old: Bundle, new: Bundle, provenance: bool = False) -> Diff:
-    """Added, removed and changed records (renames paired), ordered by kind and id."""
+    """Added, removed and changed records (renames paired, noise left out and counted), ordered by kind and id."""
     ignore = {"id"} if provenance else IGNORED
     diff = Diff(old=old.origin, new=new.origin)
     removed = [r for r in old if r["id"] not in new]
@@ -213,14 +377,24 @@ def compare(old: Bundle, new: Bundle, provenance: bool = False) -> Diff:
     paired_old = {o["id"] for o, _ in renames}
     paired_new = {n["id"] for _, n in renames}
     moved = {o["id"]: n["id"] for o, n in renames}
+    diff.removed = sorted((r for r in removed if r["id"] not in paired_old), key=_order)
+    diff.added = sorted((r for r in added if r["id"] not in paired_new), key=_order)
+    ctx = Context(noise=diff.noise)
+    ctx.explained = _explained(pairs + renames, diff.removed, diff.added)
     for a, b in pairs + renames:
+        if a is b:
+            continue
+        if a["id"] == b["id"] and _body(a) == _body(b):
+            if not provenance:
+                if entry_of(a) != entry_of(b):
+                    diff.noise.add("entry-id", b["id"])
+                continue
+        ctx.record, ctx.kind = b["id"], b["kind"]
         # A reference to a renamed record is not a change of the record that holds it.
-        changes = field_changes(_follow_renames(a, moved), b, ignore) if moved else field_changes(a, b, ignore)
+        changes = field_changes(_follow_renames(a, moved) if moved else a, b, ignore, context=ctx)
         if changes or a["id"] != b["id"]:
             diff.changed.append(Change(b["kind"], b["id"], b.get("name", ""), a["id"], a.get("name", ""), changes))
     diff.changed.sort(key=lambda c: (KINDS.index(c.kind) if c.kind in KINDS else len(KINDS), c.id))
-    diff.removed = sorted((r for r in removed if r["id"] not in paired_old), key=_order)
-    diff.added = sorted((r for r in added if r["id"] not in paired_new), key=_order)
     diff.impact = impact(old, new, [(old.get(c.old_id), new.get(c.id)) for c in diff.changed])
     diff.caveats = schema_caveats(old, new)
     diff.schema_versions = (old.meta.get("schema_version"), new.meta.get("schema_version"))
@@ -369,62 +543,6 @@ def _expected(weapon: dict, target: dict, cache: dict) -> float | str:
     return cache[key]
 
 
-# -- sides: builds or git revisions ---------------------------------------------------------
-
-
-def load_side(spec: str, repo: Path, workdir: Path) -> Bundle:
-    """A build folder or bundle file as given; otherwise a git revision, built from its sources."""
-    path = Path(spec)
-    if path.exists():
-        try:
-            bundle = bundle_mod.load(path)
-        except BundleError as exc:
-            raise DiffError(str(exc)) from None
-        bundle.origin = spec
-        return bundle
-    if spec.startswith("-"):  # never let a side be read as a git option
-        raise DiffError(f"{spec!r} is neither a build folder nor a git revision")
-    commit = _git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{spec}^{{commit}}")
-    if commit is None:
-        raise DiffError(f"{spec!r} is neither a build folder nor a git revision of {repo}")
-    return build_revision(repo, commit.strip(), workdir / commit.strip()[:12], label=spec)
-
-
-def _git(repo: Path, *args: str) -> str | None:
-    try:
-        proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=False)
-    except OSError:
-        return None
-    return proc.stdout if proc.returncode == 0 else None
-
-
-def build_revision(repo: Path, commit: str, folder: Path, label: str) -> Bundle:
-    """Check out `commit`'s tree into `folder` (git archive) and build its sources there."""
-    from warscribe.build import write_json
-    from warscribe.extract.pipeline import extract
-
-    folder.mkdir(parents=True, exist_ok=True)
-    tar = folder / "tree.tar"
-    with tar.open("wb") as fh:
-        proc = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", commit], stdout=fh,
-                              stderr=subprocess.PIPE, check=False)
-    if proc.returncode != 0:
-        raise DiffError(f"git archive {label}: {proc.stderr.decode(errors='replace').strip()}")
-    tree = folder / "tree"
-    with tarfile.open(tar) as archive:
-        if not hasattr(tarfile, "data_filter"):  # Python before 3.11.4: no extraction filters
-            raise DiffError("building a git revision needs Python 3.11.4 or later (safe tar extraction)")
-        archive.extractall(tree, filter="data")  # 'data' keeps every member inside the folder
-    manifest = tree / "sources" / "manifest.yaml"
-    if not manifest.is_file():
-        raise DiffError(f"revision {label} has no sources/manifest.yaml")
-    result = extract(manifest)
-    write_json(result, folder / "out" / "json")
-    bundle = bundle_mod.load(folder / "out")
-    bundle.origin = label
-    return bundle
-
-
 # -- output ------------------------------------------------------------------------------
 
 
@@ -462,6 +580,12 @@ def _field_line(ch: FieldChange) -> str:
     return f"{ch.path}: {old} -> {new}"
 
 
+def impact_lines(head: str, rows: list[dict], error: str = "", against: str = "target") -> list[str]:
+    """An impact as text: a head line (with the engine's error, if any), then each reference row old -> new (change)."""
+    lines = [f"  {head}" + (f"; engine: {error}" if error else "")]
+    return lines + [f"      {r[against]}: {_fmt(r['old'])} -> {_fmt(r['new'])} ({_delta(r['delta'])})" for r in rows]
+
+
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
@@ -497,9 +621,7 @@ def render_text(diff: Diff) -> str:
     if diff.impact:
         lines += ["", "Impact: expected wounds removed by one model's attacks, old -> new (change):"]
         for imp in diff.impact:
-            lines.append(f"  {imp.weapon} ({imp.name}): {imp.reason}" + (f"; engine: {imp.error}" if imp.error else ""))
-            lines += [f"      {r['target']}: {_fmt(r['old'])} -> {_fmt(r['new'])} ({_delta(r['delta'])})"
-                      for r in imp.rows]
+            lines += impact_lines(f"{imp.weapon} ({imp.name}): {imp.reason}", imp.rows, imp.error)
     if diff.empty:
         lines += ["", "No differences."]
     return "\n".join(printable(line) for line in lines) + "\n"
@@ -575,20 +697,31 @@ RENDERERS = {
 
 
 def run_diff(args) -> int:
+    from warscribe import ledger
+    from warscribe.ledger import render
+
     repo = Path(args.repo)
+    ruleset = getattr(args, "ruleset", None)
     try:
         with tempfile.TemporaryDirectory(prefix="warscribe-diff-") as tmp:
             if args.ruleset_compare:
                 if args.new is not None:
                     print("warscribe diff: --ruleset-compare takes one build (OLD), not two", file=sys.stderr)
                     return 2
-                diff = compare_rulesets(load_side(args.old, repo, Path(tmp)), *args.ruleset_compare)
-            else:
-                old = load_side(args.old, repo, Path(tmp))
-                new = load_side(args.new if args.new is not None else "out", repo, Path(tmp))
-                diff = compare(old, new, provenance=args.provenance)
+                diff = compare_rulesets(load_side(args.old, repo, Path(tmp), ruleset)[0], *args.ruleset_compare)
+                sys.stdout.write(RENDERERS[args.format](diff))
+                return 0
+            old, old_side = load_side(args.old, repo, Path(tmp), ruleset)
+            new, new_side = load_side(args.new if args.new is not None else "out", repo, Path(tmp), ruleset)
+            diff = compare(old, new, provenance=args.provenance)
+            book = ledger.make(old, new, diff, (old_side, new_side))
     except DiffError as exc:
         print(f"warscribe diff: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
-    sys.stdout.write(RENDERERS[args.format](diff))
+    if args.format == "json":
+        sys.stdout.write(json_text(dict(as_dict(diff), ledger=book.as_dict())) + "\n")
+    elif args.format == "markdown":
+        sys.stdout.write(render.render_markdown(book) + ("\n" + render_markdown(diff) if args.records else ""))
+    else:
+        sys.stdout.write(render.render_text(book) + ("\n" + render_text(diff) if args.records else ""))
     return 0

@@ -97,6 +97,7 @@ class Site:
         self.made: list[Page] = []  # every page of the families run so far, in order (for A–Z and search)
         self.intro = ""  # the home page's introduction (site/index.md)
         self.indexes: list[tuple[str, str]] = []  # (url, title) of the top navigation (registry.make)
+        self.ledger = None  # the change ledger since a previous build (warscribe.ledger), if given one
         self.factions: dict[str, str] = {}  # slug -> name
         self.faction_sheets: dict[str, list[dict]] = defaultdict(list)  # faction name -> datasheets by name
         self.faction_detachments: dict[str, list[dict]] = defaultdict(list)

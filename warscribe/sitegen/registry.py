@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from warscribe.sitegen import datasheet_page, disputes, indexes, record_pages, stratagem_cards, weapon_page
+from warscribe.sitegen import changes_page, datasheet_page, disputes, indexes, record_pages, stratagem_cards, weapon_page
 from warscribe.sitegen.pages import Page, Site
 
 
@@ -60,7 +60,8 @@ FAMILIES: list[Family] = [
     Family("keyword", records("keyword", record_pages.keyword)),
     Family("faction", lambda site: (record_pages.faction(site, slug) for slug in sorted(site.factions))),
     Family("cards", stratagem_cards.pages),  # stratagems at the table, per faction and detachment
-    Family("disagreements", disputes.pages),  # where two sources give a field differently
+    Family("disagreements", disputes.pages),  # where two sources give a field differently (nav: generate)
+    Family("changes", changes_page.pages),  # the change ledger, when built --since a previous build (nav: generate)
     Family("source", lambda site: (record_pages.source(site, file) for file in sorted(site.sources))),
     Family("a-z", indexes.a_to_z, nav=("A–Z", "a-z/"), late=True),
     Family("build", one(indexes.build), nav=("Build and sources", "build/"), section="Build"),

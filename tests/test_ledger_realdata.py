@@ -1,0 +1,194 @@
+"""The change ledger between two real releases of the whole 10th-edition game (the December 2025 update).
+
+`../shared/bsdata/history/` holds BSData/wh40k-10e just before (2025-12-08) and just after
+(2025-12-13) the Munitorum Field Manual and Balance Dataslate of 2025-12-10. Both are built
+whole (``realdata.build``), compared, and the ledger's points changes are held to a second,
+independent reading of the catalogues: the archives opened with ``tarfile``, the XML read
+with ``xml.etree``, and for every unit entry its points (its own costs, its models' costs and
+the unit-size modifiers that set them) collected with plain Python; nothing of
+``extract/battlescribe`` is used. A unit whose collected prices differ between the two
+releases is a points change the ledger must list, and one the ledger lists must be one.
+"""
+
+from __future__ import annotations
+
+import tarfile
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import realdata
+from warscribe import diff as diffmod
+from warscribe import ledger as ledger_mod
+from warscribe.ledger import render
+from warscribe.ledger.model import Side
+from warscribe.schema import bundle
+from warscribe.schema.registry import validator
+
+pytestmark = pytest.mark.slow
+
+BEFORE, AFTER = "bsdata-10e-2025-12-before", "bsdata-10e-2025-12-after"
+PTS = "51b2-306e-1021-d207"  # the game system's points cost type
+
+
+# -- the catalogues, read independently ---------------------------------------------------------
+
+
+def _tag(node) -> str:
+    return node.tag.rsplit("}", 1)[-1]
+
+
+def _modifiers(node, tiers: list[int], others: list[int]) -> None:
+    """Points set by modifiers: by unit size (conditions on the number of models) or by anything else."""
+    for child in node:
+        tag = _tag(child)
+        if tag in ("modifiers", "modifierGroups", "modifierGroup"):
+            _modifiers(child, tiers, others)
+        elif tag == "modifier" and child.get("field") == PTS:
+            conditions = [c for c in child.iter() if _tag(c) == "condition"]
+            by_size = bool(conditions) and all(c.get("childId") == "model" and c.get("field") == "selections"
+                                               for c in conditions)
+            (tiers if by_size else others).append(int(float(child.get("value"))))
+
+
+def _costs(node) -> list[int]:
+    return [int(float(c.get("value"))) for costs in node if _tag(costs) == "costs" for c in costs
+            if c.get("typeId") == PTS]
+
+
+def _models(node, base: list[int], tiers: list[int], others: list[int]) -> None:
+    """Costs of the unit's model entries (a unit priced per model), through groups, never into wargear."""
+    for child in node:
+        tag = _tag(child)
+        if tag in ("selectionEntries", "selectionEntryGroups", "selectionEntryGroup"):
+            _models(child, base, tiers, others)
+        elif tag == "selectionEntry" and child.get("type") == "model":
+            base += _costs(child)
+            _modifiers(child, tiers, others)
+            _models(child, base, tiers, others)
+
+
+def unit_prices(archive) -> dict[str, tuple[str, tuple, tuple]]:
+    """Entry id -> (name, own and model costs, unit-size prices) of every unit entry of every catalogue."""
+    out = {}
+    with tarfile.open(archive) as tf:
+        for member in tf.getmembers():
+            if not (member.isfile() and member.name.endswith((".cat", ".gst"))):
+                continue
+            root = ET.parse(tf.extractfile(member)).getroot()
+            for holder in root:
+                if _tag(holder) not in ("sharedSelectionEntries", "selectionEntries"):
+                    continue
+                for entry in holder:
+                    if _tag(entry) != "selectionEntry" or entry.get("type") not in ("unit", "model"):
+                        continue
+                    base, tiers, others = _costs(entry), [], []
+                    _modifiers(entry, tiers, others)
+                    _models(entry, base, tiers, others)
+                    if base or tiers:
+                        out[entry.get("id")] = (entry.get("name"), tuple(sorted(base)), tuple(sorted(tiers)))
+    return out
+
+
+def enhancement_prices(archive) -> dict[str, tuple[str, tuple]]:
+    """Entry id -> (name, costs) of every upgrade in a selection group named for enhancements."""
+    out = {}
+    with tarfile.open(archive) as tf:
+        for member in tf.getmembers():
+            if not (member.isfile() and member.name.endswith((".cat", ".gst"))):
+                continue
+            for group in ET.parse(tf.extractfile(member)).getroot().iter():
+                if _tag(group) != "selectionEntryGroup" or "enhancement" not in (group.get("name") or "").lower():
+                    continue
+                for entry in group.iter():
+                    if _tag(entry) == "selectionEntry" and entry.get("type") == "upgrade":
+                        out[entry.get("id")] = (entry.get("name"), tuple(_costs(entry)))
+    return out
+
+
+def _possible(value, prices: tuple) -> bool:
+    """A unit-size price the catalogue can give: a price it names, or a number of models at a model's cost."""
+    named = set(prices[1] + prices[2]) - {0}
+    return value in named or any(value % c == 0 and value // c <= 20 for c in named) or (
+        value == 0 and 0 in prices[1])
+
+
+# -- the ledger ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    old = bundle.load(realdata.build(tmp_path_factory, BEFORE))
+    new = bundle.load(realdata.build(tmp_path_factory, AFTER))
+    diff = diffmod.compare(old, new)
+    return diff, ledger_mod.make(old, new, diff, (Side(BEFORE, BEFORE), Side(AFTER, AFTER)))
+
+
+def test_points_changes_match_an_independent_reading_of_the_catalogues(book):
+    _diff, led = book
+    old, new = unit_prices(realdata.path(BEFORE)), unit_prices(realdata.path(AFTER))
+    expected = {e for e in old.keys() & new.keys() if old[e][1:] != new[e][1:]}
+    listed: dict[str, list] = {}
+    for item in led.section("points"):
+        if item.kind == "datasheet" and not item.condition:
+            listed.setdefault((item.new_source or item.old_source).entry, []).append(item)
+    found = expected & listed.keys()
+    recall, precision = len(found) / len(expected), len(found) / len(listed)
+    assert len(expected) > 90  # the update repriced about a hundred units
+    assert recall >= 0.99, sorted((e, old[e], new[e]) for e in expected - listed.keys())
+    assert precision >= 0.99, sorted((e, [(i.group, i.what) for i in listed[e]]) for e in listed.keys() - expected)
+    wrong = [(e, i.what, i.old, i.new) for e in found for i in listed[e]
+             if (i.old is not None and not _possible(i.old, old[e])) or (i.new is not None and not _possible(i.new, new[e]))]
+    assert not wrong
+    assert all(i.delta == i.new - i.old for items in listed.values() for i in items
+               if i.old is not None and i.new is not None)
+
+
+def test_enhancement_points_match_an_independent_reading(book):
+    _diff, led = book
+    old, new = enhancement_prices(realdata.path(BEFORE)), enhancement_prices(realdata.path(AFTER))
+    expected = {e for e in old.keys() & new.keys() if old[e][1] != new[e][1]}
+    listed = {(i.new_source or i.old_source).entry: i for i in led.section("points") if i.kind == "enhancement"}
+    assert expected and expected == listed.keys()
+    def price(costs: tuple) -> int:
+        return costs[0] if costs else 0  # no cost is a price of 0 in BattleScribe (Grizzled Company's, before)
+    assert all((listed[e].old, listed[e].new) == (price(old[e][1]), price(new[e][1])) for e in expected)
+
+
+def test_a_known_repricing_reads_as_the_field_manual_prints_it(book):
+    _diff, led = book
+    allarus = {i.what: (i.old, i.new, i.delta) for i in led.section("points") if i.group == "Allarus Custodians"}
+    assert allarus == {"2 models": (120, 110, -10), "3 models": (180, 165, -15), "4 models": (300, 275, -25),
+                       "6 models": (360, 330, -30)}
+    item = next(i for i in led.section("points") if i.group == "Allarus Custodians")
+    assert item.faction == "Adeptus Custodes" and item.old_source.entry == item.new_source.entry == "c8a6-a4c5-703e-b717"
+    assert item.new_source.file.endswith("Imperium - Adeptus Custodes.cat") and item.new_source.line
+
+
+def test_profile_changes_read_as_printed(book):
+    _diff, led = book
+    shown = {(i.group, i.what): (render.show(i, i.old), render.show(i, i.new)) for i in led.section("profiles")}
+    assert shown[("Stormfang Gunship [Legends]", "Helfrost destructor - focused: BS/WS")] == ("3+", "N/A")  # Torrent
+    assert shown[("Lord of Change", "Rod of sorcery: range")] == ('12"', '18"')
+    assert shown[("Ynnari Reavers", "Splinter Pistol: BS/WS")] == ("2+", "3+")
+
+
+def test_the_ledger_reads_mostly_as_points_with_few_profiles_and_texts(book):
+    diff, led = book
+    counts = led.counts()
+    assert counts["points"] > counts["total"] * 0.6
+    assert counts["profiles"] + counts["texts"] + counts["other"] < 60
+    assert counts["removed"] == 0 and counts["added"] >= 7  # the new enhancements of Chaos Space Marines and Emperor's Children
+    # Noise was left out and counted, not silently dropped: derived lists moved by the Sternguard's new keyword.
+    assert diff.noise.counts["derived-list"] > 0
+    assert not any(i.path.endswith(("bearers", "datasheets")) for i in led.items)
+
+
+def test_ledger_outputs_are_valid_and_grouped(book):
+    _diff, led = book
+    assert not list(validator("ledger").iter_errors(led.as_dict()))
+    text = render.render_text(led)
+    assert text.index("== Points") < text.index("== Characteristics") < text.index("== Abilities")
+    markdown = render.render_markdown(led)
+    assert markdown.index("## Summary") < markdown.index("## Points")
+    assert markdown.count("<details>") == markdown.count("</details>") >= len(led.factions())

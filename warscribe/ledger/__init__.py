@@ -1,0 +1,47 @@
+"""The change ledger: what changed between two releases of the rules, as players and tool authors ask it.
+
+`warscribe diff OLD NEW` compares two builds record by record (:mod:`warscribe.diff`,
+the noise rules of :mod:`warscribe.noise` applied); the ledger places every change that
+is left: per faction and unit, points per unit size first, then characteristics and
+weapon profiles, abilities and rules whose text changed (word diff), units and
+enhancements added or removed, detachments, and the rest. Each change cites both
+sources (file, line, catalogue entry). Changed weapons and changed defences come with
+their engine impact. It is rendered as text, Markdown and JSON (``schema/ledger.schema.json``)
+and as the site's "What changed" page (``warscribe build --since OLD``).
+"""
+
+from __future__ import annotations
+
+from warscribe.ledger.model import SECTIONS, Cite, Defence, Item, Ledger, Side
+
+
+def make(old, new, diff, sides, engine: bool = True) -> Ledger:
+    """The ledger of `diff` (``warscribe.diff.compare(old, new)``); see :mod:`warscribe.ledger.compose`."""
+    from warscribe.ledger.compose import compose
+
+    return compose(old, new, diff, sides, engine)
+
+
+def previous(spec: str, ruleset: str | None = None):
+    """(bundle, side) of what a build is compared with (``warscribe build --since SPEC``): any side of ``warscribe diff``.
+
+    Read whole into memory, so that ``--since out`` (the build this one replaces) can be given.
+    Raises ``warscribe.sides.DiffError``.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from warscribe.sides import load_side
+
+    with tempfile.TemporaryDirectory(prefix="warscribe-since-") as tmp:
+        return load_side(spec, Path("."), Path(tmp), ruleset)
+
+
+def since(old, old_side: Side, new, label: str = "this build") -> Ledger:
+    """The ledger from a previous build (`previous`) to the records of this one."""
+    from warscribe.diff import compare
+
+    return make(old, new, compare(old, new), (old_side, Side(label, label)))
+
+
+__all__ = ["SECTIONS", "Cite", "Defence", "Item", "Ledger", "Side", "make", "previous", "since"]
