@@ -1,4 +1,4 @@
-"""`warscribe serve`: builds, then serves the generated site on the given address."""
+"""`warscribe serve`: builds, then serves the generated site on the given address, and leaves nothing behind."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ import sys
 import time
 from urllib.request import urlopen
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -15,10 +19,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
 def test_serve_builds_and_serves(tmp_path):
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "serve", "--out", str(tmp_path / "out"),
-                             "-a", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                             "-a", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 240
         body = ""
@@ -29,13 +38,19 @@ def test_serve_builds_and_serves(tmp_path):
                 break
             except OSError:
                 time.sleep(1)
-        assert proc.poll() is None, proc.stdout.read()
+        assert proc.poll() is None, proc.stderr.read()
         assert "Paladin Squad" in body and "Psycannon" in body
         assert "livereload" in body  # mkdocs serve injects its reload script
     finally:
         proc.terminate()
         try:
-            proc.wait(timeout=20)
+            _out, err = proc.communicate(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
-            proc.wait()
+            _out, err = proc.communicate()
+    # Stopped by SIGTERM: it exits by itself (not killed), the port is free, nothing is left beside the output.
+    assert proc.returncode == 0, err
+    assert not _listening(port)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    # Quiet by default: mkdocs' informational lines (one per page not in the navigation) are not shown.
+    assert f"Serving on http://127.0.0.1:{port}/" in err and len(err.splitlines()) < 10, err
