@@ -123,7 +123,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
     _resolve_references(records, report)
     report_number_collisions(report, records)
     defects.scan(documents, report)
-    progress("validate", 0, len(records))
+    progress("compile", 0, 1)
 
     # Stage 4b: compile rules text into keyword expressions and effects.
     records = compile_records(records)
@@ -132,7 +132,8 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
 
     # Stage 5: validate. A record that fails its schema is reported and not written.
     valid, rejected = [], []
-    for rec in records:
+    for n, rec in enumerate(records):
+        progress("validate", n, len(records))
         errors = record_errors(rec)
         if errors:
             src = (rec.get("source") or [{"file": "(no source)", "first_line": 1}])[0]

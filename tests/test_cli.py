@@ -67,7 +67,7 @@ def test_build_reports_errors_in_exit_status(tmp_path):
         "    ruleset: 10e\n    kind: datasheet-page\n")
     proc = run("build", "--manifest", str(tmp_path / "manifest.yaml"), "--out", str(tmp_path / "o"), "--no-site")
     assert proc.returncode == 1
-    assert "empty.txt:1: error: source file is empty" in proc.stdout
+    assert "empty.txt:1: error: source file is empty" in proc.stderr  # diagnostics on stderr
     assert "Traceback" not in proc.stdout + proc.stderr
 
 
