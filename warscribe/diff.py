@@ -591,4 +591,4 @@ def run_diff(args) -> int:
         print(f"warscribe diff: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
     sys.stdout.write(RENDERERS[args.format](diff))
-    return 0
+    return 0 if diff.empty else 1  # as diff(1) and `git diff --exit-code`: 1 when there are differences

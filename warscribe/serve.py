@@ -49,7 +49,7 @@ def address_in_use(host: str, port: int) -> str | None:
 
 
 def run_serve(manifest: Path, out: Path, address: str, roots: tuple[Path, ...] = (), limits: Limits | None = None,
-              verbose: bool = False) -> int:
+              allow_shrink: bool = False, verbose: bool = False) -> int:
     from warscribe.build import run_build
     from warscribe.outputs import scratch
     from warscribe.sitegen import serve
@@ -65,7 +65,8 @@ def run_serve(manifest: Path, out: Path, address: str, roots: tuple[Path, ...] =
         print(f"warscribe serve: cannot serve on {shown}: {why}; nothing was built. Stop that server, or choose "
               f"another address with -a HOST:PORT", file=sys.stderr)
         return 1
-    status = run_build(manifest=manifest, out=out, quiet=True, site=True, roots=roots, limits=limits)
+    status = run_build(manifest=manifest, out=out, quiet=True, site=True, roots=roots, limits=limits,
+                       allow_shrink=allow_shrink)
     if status != 0:
         print("warscribe serve: the build reported errors; serving what was built", file=sys.stderr)
     config = out / "site-src" / "mkdocs.yml"
