@@ -94,16 +94,25 @@ def seed_site(tmp_path_factory):
     return out, proc
 
 
-def test_calc_effects_and_check_give_json_with_either_spelling(seed_site):
-    out, _ = seed_site
+@pytest.fixture(scope="module")
+def seed_records(tmp_path_factory):
+    """The seeds' records (no site)."""
+    out = tmp_path_factory.mktemp("seed-records") / "out"
+    proc = run("build", "--out", out, "--no-site", "-q")
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def test_calc_effects_and_check_give_json_with_either_spelling(seed_records):
+    out = seed_records
     scenario = ROOT / "examples" / "scenarios" / "single-weapon.yaml"
     for args in (["calc", scenario, "--kb", out], ["effects", "--kb", out], ["check", out]):
         a, b = run(*args, "--json"), run(*args, "--format", "json")
         assert a.stdout == b.stdout and isinstance(json.loads(a.stdout), dict), args
 
 
-def test_diff_exits_1_when_there_are_differences_and_0_when_none(seed_site, tmp_path):
-    out, _ = seed_site
+def test_diff_exits_1_when_there_are_differences_and_0_when_none(seed_records, tmp_path):
+    out = seed_records
     same = run("diff", out, out)
     assert same.returncode == 0 and same.stderr == ""
     edited = tmp_path / "edited"
@@ -119,6 +128,7 @@ def test_diff_exits_1_when_there_are_differences_and_0_when_none(seed_site, tmp_
 # -- what the first build prints ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_first_build_is_short_warnings_counted_by_code_every_line_with_verbose(seed_site, tmp_path):
     _, proc = seed_site
     report = json.loads((seed_site[0] / "report.json").read_text(encoding="utf-8"))
@@ -134,6 +144,7 @@ def test_the_first_build_is_short_warnings_counted_by_code_every_line_with_verbo
     assert len(listed) == report["warnings"] and verbose.stdout.count(": warning: ") == 0
 
 
+@pytest.mark.slow
 def test_diagnostics_on_stderr_data_on_stdout(seed_site):
     _, proc = seed_site
     assert proc.stdout.startswith("Lines per source") and "Records: 227" in proc.stdout
@@ -144,6 +155,7 @@ def test_diagnostics_on_stderr_data_on_stdout(seed_site):
 # -- counts agree ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_unresolved_references_agree_on_the_command_line_and_the_diagnostics_page(seed_site):
     out, proc = seed_site
     said = int(re.search(r"; (\d+) unresolved references", proc.stdout).group(1))
@@ -154,8 +166,8 @@ def test_unresolved_references_agree_on_the_command_line_and_the_diagnostics_pag
     assert said == stated == rows == 18
 
 
-def test_warnings_announced_are_the_warnings_listed(seed_site):
-    out, _ = seed_site
+def test_warnings_announced_are_the_warnings_listed(seed_records):
+    out = seed_records
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert report["warnings"] == sum(d["level"] == "warning" for d in report["diagnostics"])
     assert report["errors"] == sum(d["level"] == "error" for d in report["diagnostics"])
@@ -197,6 +209,9 @@ def test_progress_moves_through_every_stage_to_its_end(tmp_path, monkeypatch):
     for stage in ("read", "parse", "validate", "write", "site: mkdocs"):
         last = [(d, t) for s, d, t in seen if s == stage][-1]
         assert last[0] == last[1] - 1 and last[1] > 1, (stage, last)  # shown as t/t
+    # Pages are counted as they are made (their number is known at the end): up to mkdocs' total.
+    pages = [d for s, d, _ in seen if s == "site: pages"]
+    assert pages == list(range(len(pages))) and len(pages) == [t for s, _, t in seen if s == "site: mkdocs"][-1]
 
 
 def test_progress_is_for_a_terminal_only(tmp_path):
@@ -209,8 +224,8 @@ def test_progress_is_for_a_terminal_only(tmp_path):
 # -- matrix without a usable target ------------------------------------------------------
 
 
-def test_matrix_without_a_usable_target_is_a_clear_error(seed_site, tmp_path):
-    out, _ = seed_site
+def test_matrix_without_a_usable_target_is_a_clear_error(seed_records, tmp_path):
+    out = seed_records
     proc = run("matrix", "--weapons", out, "--targets", out, "--out", tmp_path / "m.csv")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert "no usable target: all 2 targets were skipped" in proc.stderr and "YAML list of targets" in proc.stderr

@@ -53,14 +53,23 @@ def test_exports_inside_the_build_folder_survive_the_next_build_or_are_named(tmp
     assert not (out / "json" / "schemas").exists()
 
 
-def test_build_without_site_names_the_site_it_removes(tmp_path):
-    out = tmp_path / "out"
-    assert run("build", "--out", out, "-q").returncode == 0
-    assert (out / "site" / "index.html").is_file()
+def _list_in_manifest(out: Path, *files: str) -> None:
+    """As if the previous build had written `files` (listed in its manifest.json)."""
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"].update({f: "0" * 64 for f in files})
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def test_build_without_site_names_the_site_it_removes(tmp_path, records_only):
+    out = _copy(records_only, tmp_path)
+    (out / "site" / "css").mkdir(parents=True)
+    (out / "site" / "index.html").write_text("<p>the previous site</p>", encoding="utf-8")
+    (out / "site" / "css" / "site.css").write_text("p {}", encoding="utf-8")
+    _list_in_manifest(out, "site/index.html", "site/css/site.css")
     proc = run("build", "--out", out, "-q", "--no-site")
     assert proc.returncode == 0
     assert not (out / "site").exists()
-    assert "removed site/ of the previous output" in proc.stderr and "this build does not write it" in proc.stderr
+    assert "removed site/ of the previous output (2 files): this build does not write it" in proc.stderr
 
 
 def test_a_users_files_in_the_output_folder_are_kept_and_named(tmp_path, records_only):
@@ -84,11 +93,13 @@ def test_a_users_files_in_the_output_folder_are_kept_and_named(tmp_path, records
 
 def test_a_users_file_where_the_build_writes_makes_it_refuse_and_change_nothing(tmp_path, records_only):
     out = _copy(records_only, tmp_path)
-    (out / "site").mkdir()
-    (out / "site" / "index.html").write_text("<p>my own page</p>", encoding="utf-8")  # not the build's: --no-site
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["files"]["json/weapon.json"]  # as if the previous build had not written it: the user did
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (out / "json" / "weapon.json").write_text("my own weapons", encoding="utf-8")
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    proc = run("build", "--out", out, "-q")
-    assert proc.returncode == 1 and "site/index.html was not written by Warscribe" in proc.stderr
+    proc = run("build", "--out", out, "-q", "--no-site")
+    assert proc.returncode == 1 and "json/weapon.json was not written by Warscribe" in proc.stderr
     assert "nothing was replaced" in proc.stderr and "Traceback" not in proc.stderr
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -74,7 +74,8 @@ def copy_handwritten(docs: Path) -> None:
         shutil.copyfile(path, target)
 
 
-def generate(bundle: Bundle, diagnostics: list[dict], out: Path) -> Generated:
+def generate(bundle: Bundle, diagnostics: list[dict], out: Path,
+             progress=lambda stage, done, total: None) -> Generated:
     """Write every page and the mkdocs configuration under out/site-src."""
     src = out / "site-src"
     _claim(src)
@@ -83,7 +84,9 @@ def generate(bundle: Bundle, diagnostics: list[dict], out: Path) -> Generated:
     site.intro = (HANDWRITTEN / "index.md").read_text(encoding="utf-8")
     written = set()
     folders = set()
-    for page in registry.make(site):
+    for n, page in enumerate(registry.make(site)):
+        # The number of pages is known only when they are made (families yield them as they come).
+        progress("site: pages", n, 0)
         rel = urls.file_of(page.url)
         if rel in written:
             raise ValueError(f"two pages at {page.url!r}")
@@ -127,8 +130,7 @@ def build(bundle: Bundle, diagnostics: list[dict], out: Path, quiet: bool = Fals
 
     stream = stream or sys.stdout
     progress = progress or (lambda stage, done, total: None)
-    progress("site: pages", 0, 1)
-    gen = generate(bundle, diagnostics, out)
+    gen = generate(bundle, diagnostics, out, progress)
     unresolved = sorted(set(gen.unresolved), key=lambda u: (u.page, u.what, u.text))
     for u in unresolved if not quiet else []:
         print(f"site: warning: unresolved {u.what} reference {u.text!r} on page /{u.page}", file=stream)
