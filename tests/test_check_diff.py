@@ -228,6 +228,7 @@ def test_ruleset_compare_pairs_editions_of_one_rule(builds):
     assert "renamed" not in render_text(diff).splitlines()[1].replace("(0 renamed)", "")
 
 
+@pytest.mark.slow
 def test_diff_cli_builds_git_revisions(tmp_path):
     """Two revisions of a repository, each built from its sources by `warscribe diff`."""
     repo = tmp_path / "repo"

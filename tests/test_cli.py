@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from conftest import ROOT
@@ -39,6 +40,7 @@ def test_build_writes_records_json_and_report(tmp_path):
     assert manifest["files"]["report.json"] == {"size": len(report), "sha256": hashlib.sha256(report).hexdigest()}
 
 
+@pytest.mark.slow
 def test_build_is_byte_identical_twice(tmp_path):
     for name in ("a", "b"):
         assert run("build", "--out", str(tmp_path / name), "-q").returncode == 0
