@@ -9,7 +9,6 @@ import sys
 import pytest
 
 from conftest import ROOT
-from warscribe.manifest_update import rewrite
 
 PALADINS = "datasheet-grey-knights-paladin-squad.10e.txt"
 
@@ -62,6 +61,8 @@ def test_missing_sources_are_listed_and_never_rewritten(tmp_path):
 
 
 def test_rewrite_touches_only_the_sha_line_of_the_entry_even_with_nested_lists():
+    from warscribe.manifest_update import rewrite
+
     text = ("# header\nsources:\n"
             "  - file: a.tar.xz\n    files:\n      - x.cat\n      - y.cat\n    sha256: " + "a" * 64 + "  # note\n"
             "    kind: battlescribe\n"

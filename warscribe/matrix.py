@@ -291,7 +291,8 @@ def run_matrix(args) -> int:
              "with --target-models")):
         if not ok:
             found = f"all {len(rows):,} {kind}s were skipped (listed above)" if rows else f"no {kind}s"
-            print(f"error: {flag} {args.weapons if kind == 'weapon' else args.targets}: no usable {kind}: {found}; "
+            given = printable(str(args.weapons if kind == "weapon" else args.targets), 200)
+            print(f"error: {flag} {given}: no usable {kind}: {found}; "
                   f"give {hint}", file=sys.stderr)
             return 2
     conditions = Conditions(half_range=args.half_range, stationary=args.stationary, charged=args.charged, cover=args.cover)

@@ -94,13 +94,14 @@ def run_child(argv: list[str], env: dict | None = None, on_line: Callable[[str],
 
 
 def stop(proc: subprocess.Popen) -> None:
-    """Stop `proc` and its process group: SIGTERM, then SIGKILL after a grace period."""
-    if proc.poll() is None:
-        _signal_group(proc, signal.SIGTERM)
-        try:
-            proc.wait(timeout=_STOP_GRACE)
-        except subprocess.TimeoutExpired:
-            pass
+    """Stop `proc` and its process group, if it still runs: SIGTERM, then SIGKILL after a grace period."""
+    if proc.poll() is not None:
+        return  # it ended by itself (and was reaped): its group id may no longer be ours to signal
+    _signal_group(proc, signal.SIGTERM)
+    try:
+        proc.wait(timeout=_STOP_GRACE)
+    except subprocess.TimeoutExpired:
+        pass
     # Grandchildren may outlive the leader; whatever is left of the group goes.
     _signal_group(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
     with contextlib.suppress(subprocess.TimeoutExpired):

@@ -9,6 +9,7 @@ and is removed on every way out (by the next build or serve after a SIGKILL).
 from __future__ import annotations
 
 import errno
+import ipaddress
 import socket
 import sys
 from pathlib import Path
@@ -32,8 +33,13 @@ def parse_address(address: str) -> tuple[str, int]:
 
 def address_in_use(host: str, port: int) -> str | None:
     """Why `host:port` cannot be served on (in use, not an address of this machine), or None when it can."""
+    try:  # the family mkdocs' server takes: IPv6 for an IPv6 literal, else IPv4
+        v6 = isinstance(ipaddress.ip_address(host), ipaddress.IPv6Address)
+    except ValueError:
+        v6 = False
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = socket.getaddrinfo(host, port, family=socket.AF_INET6 if v6 else socket.AF_INET,
+                                   type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         return f"cannot resolve {host}: {exc.strerror or exc}"
     family, kind, proto, _name, where = infos[0]

@@ -131,8 +131,7 @@ def build(bundle: Bundle, diagnostics: list[dict], out: Path, quiet: bool = Fals
     stream = stream or sys.stdout
     progress = progress or (lambda stage, done, total: None)
     gen = generate(bundle, diagnostics, out, progress)
-    unresolved = sorted(set(gen.unresolved), key=lambda u: (u.page, u.what, u.text))
-    for u in unresolved if not quiet else []:
+    for u in gen.unresolved if not quiet else []:
         print(f"site: warning: unresolved {u.what} reference {u.text!r} on page /{u.page}", file=stream)
     progress("site: mkdocs", 0, gen.pages)
     status, output = build_site(gen.config, mkdocs_env(),
@@ -142,6 +141,6 @@ def build(bundle: Bundle, diagnostics: list[dict], out: Path, quiet: bool = Fals
     if status != 0:
         print(f"Site: mkdocs build --strict failed (exit {status}); pages are in {gen.docs}/", file=stream)
         return 1
-    print(f"Site: {gen.pages} pages in {gen.site_dir}/; {len(unresolved)} unresolved references "
+    print(f"Site: {gen.pages} pages in {gen.site_dir}/; {len(gen.unresolved)} unresolved references "
           f"(listed on the diagnostics page)", file=stream)
     return 0
