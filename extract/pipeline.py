@@ -113,9 +113,12 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
             title, passages = parse_extract(doc, report)
             linker.link_passages(doc, doc.meta.get("title") or title, passages)
     linker.link_keywords()
-    for export in exports:
+    for n, export in enumerate(exports):
+        progress("parse: Wahapedia export", n, len(exports))
         add_export(store, export, report)
     if bsdata:
+        # The whole game's data takes seconds here; the line must not stay on the last page.
+        progress("parse: BattleScribe data", 0, 1)
         battlescribe.add_to_store(store, bsdata, listed, report)
     progress("link", 0, 1)
     records = store.finish()

@@ -216,6 +216,26 @@ def test_progress_moves_through_every_stage_to_its_end(tmp_path, monkeypatch):
     assert pages == list(range(len(pages))) and len(pages) == [t for s, _, t in seen if s == "site: mkdocs"][-1]
 
 
+def test_progress_names_the_data_sources_it_reads_after_the_pages(tmp_path):
+    """BattleScribe data and a Wahapedia export are read after the pages (seconds for the whole game):
+    the line says so, instead of staying on the last page."""
+    import shutil
+
+    from conftest import write_manifest
+    from warscribe.extract.pipeline import extract
+
+    fixtures = ROOT / "tests" / "fixtures"
+    shutil.copytree(fixtures / "battlescribe" / "xml", tmp_path / "bsdata")
+    shutil.copytree(fixtures / "wahapedia" / "10e", tmp_path / "wahapedia")
+    manifest = write_manifest(tmp_path, [{"file": "bsdata", "ruleset": "10e", "kind": "battlescribe"},
+                                         {"file": "wahapedia", "ruleset": "10e", "kind": "wahapedia-csv"}])
+    seen: list[str] = []
+    result = extract(manifest, progress=lambda stage, done, total: seen.append(stage))
+    assert result.records
+    stages = list(dict.fromkeys(seen))
+    assert stages.index("parse: Wahapedia export") < stages.index("parse: BattleScribe data") < stages.index("link")
+
+
 def test_progress_is_for_a_terminal_only(tmp_path):
     """A build in a pipe prints no progress line (no carriage returns or escapes) on either stream."""
     proc = run("build", "--out", tmp_path / "out", "-q", "--no-site")
