@@ -10,6 +10,8 @@ from urllib.request import urlopen
 
 import pytest
 
+from conftest import ROOT
+
 pytestmark = pytest.mark.slow
 
 
@@ -25,9 +27,12 @@ def _listening(port: int) -> bool:
 
 
 def test_serve_builds_and_serves(tmp_path):
+    # From a working folder with the default, relative output folder (`out`), as a user runs it:
+    # mkdocs must serve the site it built, not a 404 for every page.
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "serve", "--out", str(tmp_path / "out"),
-                             "-a", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "serve", "--manifest",
+                             str(ROOT / "sources" / "manifest.yaml"), "-a", f"127.0.0.1:{port}"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 240
         body = ""
@@ -41,6 +46,8 @@ def test_serve_builds_and_serves(tmp_path):
         assert proc.poll() is None, proc.stderr.read()
         assert "Paladin Squad" in body and "Psycannon" in body
         assert "livereload" in body  # mkdocs serve injects its reload script
+        with urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            assert r.status == 200 and "<title>Warscribe" in r.read().decode("utf-8")
     finally:
         proc.terminate()
         try:
@@ -52,5 +59,7 @@ def test_serve_builds_and_serves(tmp_path):
     assert proc.returncode == 0, err
     assert not _listening(port)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert sorted(p.name for p in (tmp_path / "out" / "site-src").iterdir()) == [".warscribe-site-src", "docs",
+                                                                               "hooks.py", "mkdocs.yml"]
     # Quiet by default: mkdocs' informational lines (one per page not in the navigation) are not shown.
     assert f"Serving on http://127.0.0.1:{port}/" in err and len(err.splitlines()) < 10, err

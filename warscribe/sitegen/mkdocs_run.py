@@ -128,7 +128,10 @@ def serve(config: Path, address: str, scratch: Path, verbose: bool = False, stre
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     saved = tempfile.tempdir
-    tempfile.tempdir = str(scratch)  # documented: the default folder of tempfile.mkdtemp (mkdocs' site)
+    # Documented: the default folder of tempfile.mkdtemp (mkdocs' site). Absolute, because mkdocs
+    # takes a relative site_dir from the configuration's folder while its server serves it from
+    # the working folder: with the default `--out out` every page was a 404, built into site-src/.
+    tempfile.tempdir = str(Path(scratch).resolve())
     try:
         with _mkdocs_logging(stream or sys.stderr, verbose, keep=lambda r: "Serving on " in r.getMessage()):
             mkdocs_serve.serve(config_file=str(config), dev_addr=address, livereload=True)
