@@ -19,6 +19,7 @@ from warscribe.engine.attack import attacks_per_model
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.groups import state_count
 from warscribe.engine.kb import KnowledgeBase, model_kinds
+from warscribe.schema.docs import doc
 from warscribe.schema import DEFAULT_OUT, safeyaml
 from warscribe.engine.model import CURRENT_RULESET, Conditions, Group, ModelKind, Modifiers, Scenario, Target, Weapon
 from warscribe.schema.abilities import parse_ability
@@ -123,7 +124,7 @@ def _abilities(values, field: str) -> tuple[dict, ...]:
         ability, problems = _parsed_ability(value)
         if ability is None or ability["id"] == "custom":
             raise ScenarioError(
-                f"{where}: unknown weapon ability {value!r} (known: see docs/engine.md, e.g. 'SUSTAINED HITS 1', 'ANTI-INFANTRY 4+')"
+                f"{where}: unknown weapon ability {value!r} (known: see {doc('engine.md')}, e.g. 'SUSTAINED HITS 1', 'ANTI-INFANTRY 4+')"
             )
         if problems:
             raise ScenarioError(f"{where}: {value!r}: {problems[0].message}")

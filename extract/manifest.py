@@ -164,6 +164,11 @@ def load_manifest(manifest: Path, report: Report, readers: dict, roots: tuple[Pa
     return sources
 
 
+def source_sha256(path: Path) -> str:
+    """The checksum the manifest records for a source: a file's, or a folder's (see folder_sha256)."""
+    return folder_sha256(path) if path.is_dir() else _file_sha256(path)
+
+
 def _file_sha256(path: Path) -> str:
     """A large file's checksum, read in blocks (an archive of the data is tens of MB)."""
     digest = hashlib.sha256()

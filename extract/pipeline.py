@@ -113,9 +113,12 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
             title, passages = parse_extract(doc, report)
             linker.link_passages(doc, doc.meta.get("title") or title, passages)
     linker.link_keywords()
-    for export in exports:
+    for n, export in enumerate(exports):
+        progress("parse: Wahapedia export", n, len(exports))
         add_export(store, export, report)
     if bsdata:
+        # The whole game's data takes seconds here; the line must not stay on the last page.
+        progress("parse: BattleScribe data", 0, 1)
         # Ranked sources first (by `rank`), the unranked after them in the manifest's order.
         by_rank = sorted(listed, key=lambda src: src.entry.get("rank", 1001))
         battlescribe.add_to_store(store, bsdata, by_rank, report)
@@ -125,7 +128,7 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
     _resolve_references(records, report)
     report_number_collisions(report, records)
     defects.scan(documents, report)
-    progress("validate", 0, len(records))
+    progress("compile", 0, 1)
 
     # Stage 4b: compile rules text into keyword expressions and effects.
     records = compile_records(records)
@@ -134,7 +137,8 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
 
     # Stage 5: validate. A record that fails its schema is reported and not written.
     valid, rejected = [], []
-    for rec in records:
+    for n, rec in enumerate(records):
+        progress("validate", n, len(records))
         errors = record_errors(rec)
         if errors:
             src = (rec.get("source") or [{"file": "(no source)", "first_line": 1}])[0]

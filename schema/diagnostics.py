@@ -32,7 +32,7 @@ CODES: dict[str, Code] = {
     "missing-source": Code("error", "A file or folder the manifest lists does not exist.",
                            "Restore the file, or remove its entry from the manifest."),
     "checksum": Code("error", "A source differs from the sha256 the manifest records; it was skipped.",
-                     "If the change is intended, record the new checksum in the manifest."),
+                     "If the change is intended, record the new checksum: `warscribe manifest --update`."),
     "unconfined-source": Code("error", "A manifest entry names a path outside the manifest's folder (absolute, '..', or a "
                               "link leading out); it was not read.", "Copy the file into the sources folder and list it there."),
     "duplicate-source": Code("error", "A manifest lists the same source twice; the second entry was skipped.",
@@ -234,7 +234,7 @@ CODES: dict[str, Code] = {
                                "Check the spelling of the keyword on the datasheet."),
     "conflicting-text": Code("warning", "One name has different rules text within one ruleset (not a known variant).",
                              "Find which text is current; annotate or fix the stale source."),
-    "number-conflict": Code("error", "One rule number is printed for two different rules of one ruleset.",
+    "number-conflict": Code("warning", "One rule number is printed for two different rules of one ruleset.",
                             "Find which rule holds the number; the other heading is misprinted."),
     "mixed-case": Code("warning", "A word in mixed case (COvER): scraping damage to a KEYWORD.",
                        "Re-scrape or annotate; the record keeps the text as printed."),
@@ -400,14 +400,21 @@ class Diagnostic:
 @dataclass
 class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # What is already reported: a line read by two stages is reported once, so every
+    # count (errors, warnings) is the count of what is listed.
+    _seen: set[Diagnostic] = field(default_factory=set, repr=False, compare=False)
+
+    def _add(self, d: Diagnostic) -> None:
+        code_info(d.code)
+        if d not in self._seen:
+            self._seen.add(d)
+            self.diagnostics.append(d)
 
     def error(self, file: str, line: int, code: str, message: str, expected: str = "", found: str = "", column: int = 0) -> None:
-        code_info(code)
-        self.diagnostics.append(Diagnostic(file, line, "error", code, message, expected, found, column))
+        self._add(Diagnostic(file, line, "error", code, message, expected, found, column))
 
     def warning(self, file: str, line: int, code: str, message: str, expected: str = "", found: str = "", column: int = 0) -> None:
-        code_info(code)
-        self.diagnostics.append(Diagnostic(file, line, "warning", code, message, expected, found, column))
+        self._add(Diagnostic(file, line, "warning", code, message, expected, found, column))
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -420,6 +427,11 @@ class Report:
     def sorted(self) -> list[Diagnostic]:
         # Deduplicate: a line read by two stages must not be reported twice.
         return sorted(set(self.diagnostics))
+
+
+def plural(n: int, word: str) -> str:
+    """'1 error', '2 errors', '0 warnings': counts of diagnostics in summaries."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def codes_markdown() -> str:

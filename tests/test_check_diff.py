@@ -84,9 +84,13 @@ def test_seed_findings_name_code_level_record_and_place(builds):
     # The build's own diagnostics are part of the report.
     assert "heading-lost" in by_code and "scraping-typo" in by_code
     # Real defects of the seeds, each placed on its source line and column.
-    conflict, = by_code["number-conflict"]
-    assert conflict.level == "error" and "24.23" in conflict.message and "SUPPORT" in conflict.message
-    assert conflict.file.endswith(INQUISITOR) and conflict.line == 212
+    # 24.23 is printed for LETHAL HITS and for SUPPORT: the build's finding, at the level the build gave it,
+    # naming the two records (not LEADER's, whose heading prints SUPPORT's number), and not repeated by a check.
+    collisions = by_code["number-collision"]
+    assert {(f.level, f.line) for f in collisions} == {("warning", 212), ("warning", 471)}
+    assert all(f.file.endswith(INQUISITOR) and "24.23" in f.message for f in collisions)
+    assert {f.message.split(":")[0] for f in collisions} == {"11e/abilities/lethal-hits", "11e/abilities/support"}
+    assert "number-conflict" not in by_code and not any("abilities/leader" in f.message for f in findings)
     typo, = by_code["possible-typo"]
     assert (typo.found, typo.line, typo.column) == ("Anny", 211, 9) and "'Any'" in typo.expected
     assert typo.record == "grey-knights/abilities/gate-of-infinity"
@@ -98,16 +102,18 @@ def test_seed_findings_name_code_level_record_and_place(builds):
 
 def test_seed_check_exits_nonzero_on_error_and_on_warning_when_asked(builds, capsys):
     folder, sources = builds["seeds"]
-    assert main(["check", str(folder), "--sources", str(sources)]) == 1  # the 24.23 number conflict
+    # The build of the seeds reports no error, and neither does the check: they agree on levels.
+    assert main(["check", str(folder), "--sources", str(sources)]) == 0
     text = capsys.readouterr().out
-    assert "number-conflict" in text and text.strip().splitlines()[-1].startswith("1 errors")
+    assert text.strip().splitlines()[-1].startswith("0 errors, 76 warnings")
+    assert json.loads((folder / "report.json").read_text())["errors"] == 0
     assert main(["check", str(folder), "--sources", str(sources), "--only", "text"]) == 0
     capsys.readouterr()
     assert main(["check", str(folder), "--sources", str(sources), "--only", "text", "--fail-on", "warning"]) == 1
     capsys.readouterr()
-    assert main(["check", str(folder), "--json", "--only", "conflicts", "--sources", str(sources)]) == 1
+    assert main(["check", str(folder), "--json", "--only", "conflicts", "--sources", str(sources)]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["errors"] == 1 and report["codes"] == {"number-conflict": 1}
+    assert report["errors"] == 0 and report["codes"] == {}
 
 
 def test_check_reports_a_missing_build_without_traceback(tmp_path, capsys):
@@ -222,6 +228,7 @@ def test_ruleset_compare_pairs_editions_of_one_rule(builds):
     assert "renamed" not in render_text(diff).splitlines()[1].replace("(0 renamed)", "")
 
 
+@pytest.mark.slow
 def test_diff_cli_builds_git_revisions(tmp_path):
     """Two revisions of a repository, each built from its sources by `warscribe diff`."""
     repo = tmp_path / "repo"
@@ -236,7 +243,7 @@ def test_diff_cli_builds_git_revisions(tmp_path):
     subprocess.run([*git, "commit", "-qam", "AP"], check=True)
     proc = subprocess.run([sys.executable, "-m", "warscribe.cli", "diff", "HEAD~1", "HEAD", "--repo", str(repo),
                            "--format", "json"], capture_output=True, text=True, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # 1: there are differences (as diff(1) says)
     data = json.loads(proc.stdout)
     assert data["changed"][0]["fields"] == [{"path": "ap", "old": 0, "new": -1}] and data["impact"]
     bad = subprocess.run([sys.executable, "-m", "warscribe.cli", "diff", "no-such-rev", "HEAD", "--repo", str(repo)],

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from conftest import ROOT
@@ -39,6 +40,7 @@ def test_build_writes_records_json_and_report(tmp_path):
     assert manifest["files"]["report.json"] == {"size": len(report), "sha256": hashlib.sha256(report).hexdigest()}
 
 
+@pytest.mark.slow
 def test_build_is_byte_identical_twice(tmp_path):
     for name in ("a", "b"):
         assert run("build", "--out", str(tmp_path / name), "-q").returncode == 0
@@ -67,7 +69,7 @@ def test_build_reports_errors_in_exit_status(tmp_path):
         "    ruleset: 10e\n    kind: datasheet-page\n")
     proc = run("build", "--manifest", str(tmp_path / "manifest.yaml"), "--out", str(tmp_path / "o"), "--no-site")
     assert proc.returncode == 1
-    assert "empty.txt:1: error: source file is empty" in proc.stdout
+    assert "empty.txt:1: error: source file is empty" in proc.stderr  # diagnostics on stderr
     assert "Traceback" not in proc.stdout + proc.stderr
 
 

@@ -133,12 +133,12 @@ def test_diff_cli_prints_the_ledger_in_three_forms(tmp_path, capsys):
         folder.mkdir()
         (folder / "warscribe.json").write_text(json.dumps({"meta": {"schema_version": "1.0"},
                                                            "data": {"datasheet": recs}}), encoding="utf-8")
-    assert main(["diff", str(tmp_path / "old"), str(tmp_path / "new")]) == 0
+    assert main(["diff", str(tmp_path / "old"), str(tmp_path / "new")]) == 1
     text = capsys.readouterr().out
     assert "1 change: 1 points (0 up, 1 down)" in text and "5 models: 90 -> 80  -10" in text
-    assert main(["diff", str(tmp_path / "old"), str(tmp_path / "new"), "--format", "markdown"]) == 0
+    assert main(["diff", str(tmp_path / "old"), str(tmp_path / "new"), "--format", "markdown"]) == 1
     assert "| Tester Squad | 5 models | 90 | 80 | -10 |" in capsys.readouterr().out
-    assert main(["diff", str(tmp_path / "old"), str(tmp_path / "new"), "--format", "json"]) == 0
+    assert main(["diff", str(tmp_path / "old"), str(tmp_path / "new"), "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["ledger"]["summary"]["points_down"] == 1 and data["changed"][0]["record"] == "test-faction/tester-squad"
 
@@ -171,7 +171,7 @@ def _bsdata_repo(tmp_path):
 
 def test_diff_builds_two_git_revisions_of_battlescribe_data(tmp_path, capsys):
     repo = _bsdata_repo(tmp_path)
-    assert main(["diff", "HEAD~1", "HEAD", "--repo", str(repo), "--format", "json"]) == 0
+    assert main(["diff", "HEAD~1", "HEAD", "--repo", str(repo), "--format", "json"]) == 1
     book = json.loads(capsys.readouterr().out)["ledger"]
     assert not list(validator("ledger").iter_errors(book))
     assert [(s["how"], s["date"]) for s in book["sides"].values()] == [("git", "2025-12-08"), ("git", "2025-12-13")]
@@ -189,7 +189,7 @@ def test_diff_builds_battlescribe_archives_given_directly(tmp_path, capsys):
     with tarfile.open(after, "w:xz") as tf:
         for f in sorted(repo.glob("*.c*")) + sorted(repo.glob("*.gst")):
             tf.add(f, arcname=f.name)
-    assert main(["diff", str(repo), str(after)]) == 0
+    assert main(["diff", str(repo), str(after)]) == 0  # the same data: exit 0
     text = capsys.readouterr().out
     assert text.count("(BattleScribe data, released 2025-12-13") == 1  # the checkout: its last commit
     assert "(BattleScribe data, released" in text.split("new:", 1)[1]  # the archive: its newest member

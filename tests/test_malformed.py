@@ -144,7 +144,7 @@ def test_a_record_failing_its_schema_is_reported_and_not_written(tmp_path, monke
 
     monkeypatch.setattr(store_module.Store, "finish", corrupting_finish)
     status = run_build(ROOT / "sources" / "manifest.yaml", tmp_path / "out", quiet=False, site=False)
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err  # diagnostics on stderr
     assert status == 1
     assert "grey-knights/paladin-squad/psilencer: ap: 2 is greater than the maximum of 0; record not written" in out
     assert not (tmp_path / "out" / "records" / "weapon" / "grey-knights" / "paladin-squad" / "psilencer.yaml").exists()

@@ -86,6 +86,7 @@ def _agree(name: str, instance) -> bool:
     return fast_check(name)(instance) == validator(name).is_valid(instance)
 
 
+@pytest.mark.slow
 def test_compiled_check_agrees_with_the_reference_validator_on_records(records):
     checked = 0
     for record in records[::7]:
@@ -95,6 +96,7 @@ def test_compiled_check_agrees_with_the_reference_validator_on_records(records):
     assert checked > 5000
 
 
+@pytest.mark.slow
 def test_compiled_check_agrees_with_the_reference_validator_on_scenarios():
     import yaml
 

@@ -21,19 +21,20 @@ from pathlib import Path
 
 import yaml
 
-from warscribe import ROOT
+from warscribe.paths import samples
 
 
 def generate_corpus(folder: Path, scale: int, edit=None) -> tuple[Path, int]:
     """Write `scale` copies of the seeds with a manifest; return (manifest, source lines).
 
     `edit(text, file)`, when given, changes every copy of a file (as an erratum would)."""
-    manifest = yaml.safe_load((ROOT / "sources" / "manifest.yaml").read_text(encoding="utf-8"))
+    seeds = samples()  # the checkout's sources/, or the wheel's copy of them
+    manifest = yaml.safe_load((seeds / "manifest.yaml").read_text(encoding="utf-8"))
     entries = []
     lines = 0
     for copy in range(1, scale + 1):
         for entry in manifest["sources"]:
-            data = (ROOT / "sources" / entry["file"]).read_bytes()
+            data = (seeds / entry["file"]).read_bytes()
             if edit:
                 data = edit(data.decode("utf-8"), entry["file"]).encode("utf-8")
             if entry["kind"] == "datasheet-page" and copy > 1:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from warscribe import ROOT
+from warscribe.paths import samples
 
 PALADIN = "datasheet-grey-knights-paladin-squad.10e.txt"
 EXTRACT = "rules-extract-inquisitors-hand.11e.txt"
@@ -35,7 +35,7 @@ MB = 1 << 20
 
 
 def _seed(name: str) -> str:
-    return (ROOT / "sources" / name).read_text(encoding="utf-8")
+    return (samples() / name).read_text(encoding="utf-8")
 
 
 def _fill(sentence: str, size: int, sep: str = "") -> str:
@@ -70,7 +70,7 @@ def _export(folder: Path) -> None:
     from warscribe.export_csv import write_export
     from warscribe.extract.pipeline import extract
 
-    records = extract(ROOT / "sources" / "manifest.yaml").records
+    records = extract(samples() / "manifest.yaml").records
     write_export([r for r in records if r["ruleset"] == "10e"], folder)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,10 +18,12 @@ import yaml
 from warscribe.extract.limits import Limits
 from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema import SCHEMA_DIR
+from warscribe.schema.diagnostics import plural
+from warscribe.schema.docs import doc
 from warscribe.schema.filenames import record_path
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
-from warscribe.outputs import OutputError, file_entries, read_manifest, staged
+from warscribe.outputs import OutputError, file_entries, is_warscribe_output, read_manifest, staged
 from warscribe.progress import Progress
 from warscribe.schema.text import json_text, printable
 
@@ -72,10 +75,12 @@ class RecordWriteError(OSError):
     """A record that could not be written: the message names the record and its source, not the staging folder."""
 
 
-def write_yaml(result: Result, out: Path) -> None:
+def write_yaml(result: Result, out: Path, progress=None) -> None:
     """One YAML file per record: records/<kind>/<id>.yaml, the id made a portable file name (schema/filenames.py)."""
     root = out / "records"
-    for rec in result.records:
+    for n, rec in enumerate(result.records):
+        if progress is not None:
+            progress("write", n, len(result.records))
         rel = f"{rec['kind']}/{record_path(rec['id'], '.yaml')}"
         try:
             path = root / rel
@@ -105,23 +110,38 @@ def record_counts(result: Result) -> dict[str, int]:
 
 
 def build_report(result: Result) -> dict:
+    diagnostics = result.report.sorted()
     return {
         "records": record_counts(result),
         "rejected": [r["id"] for r in result.rejected],
         "sources": {d.path: line_accounting(d) for d in result.documents},
-        "errors": len(result.report.errors),
-        "warnings": len(result.report.warnings),
-        "diagnostics": [d.as_dict() for d in result.report.sorted()],
+        # Counted from the list written below, so the counts and the list always agree.
+        "errors": sum(1 for d in diagnostics if d.level == "error"),
+        "warnings": sum(1 for d in diagnostics if d.level == "warning"),
+        "diagnostics": [d.as_dict() for d in diagnostics],
     }
 
 
-def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=None) -> None:
-    stream = stream or sys.stdout  # looked up per call, so redirection works
-    if not quiet:
-        for d in result.report.sorted():
+def by_code(diagnostics) -> str:
+    """'repaired-character 13, heading-lost 7, ...': codes by count, most frequent first."""
+    counts = Counter(d.code for d in diagnostics)
+    return ", ".join(f"{code} {n}" for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def print_diagnostics(result: Result, verbose: bool, quiet: bool, stream=None) -> None:
+    """Errors in full, warnings only with `verbose` (a summary by code says what they were)."""
+    stream = stream or sys.stderr  # looked up per call, so redirection works
+    if quiet:
+        return
+    for d in result.report.sorted():
+        if verbose or d.level == "error":
             print(d.render(), file=stream)
-        print(file=stream)
-    print("Lines per source (used by records / classified / unaccounted):", file=stream)
+
+
+def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=None, verbose: bool = False) -> None:
+    stream = stream or sys.stdout  # looked up per call, so redirection works
+    if report["sources"]:
+        print("Lines per source (used by records / classified / unaccounted):", file=stream)
     for path, acc in report["sources"].items():
         classified = sum(acc["classified"].values())
         detail = ", ".join(f"{k} {v}" for k, v in acc["classified"].items())
@@ -130,8 +150,13 @@ def print_summary(result: Result, report: dict, out: Path, quiet: bool, stream=N
     total = sum(report["records"].values())
     kinds = ", ".join(f"{v} {k}" for k, v in report["records"].items())
     print(f"Records: {total} ({kinds}); {len(report['rejected'])} rejected by schema", file=stream)
-    print(f"{report['errors']} errors, {report['warnings']} warnings. Output in {out}/ (report: {out}/report.json)",
-          file=stream)
+    codes = by_code(result.report.sorted())
+    print(f"{plural(report['errors'], 'error')}, {plural(report['warnings'], 'warning')}"
+          + (f" ({codes})" if codes else "") + f". Output in {out}/ (report: {out}/report.json)", file=stream)
+    if report["warnings"] and not verbose and not quiet:
+        print(f"Warnings name scraping damage or gaps in the sources (each kept as printed, or repaired and "
+              f"recorded in provenance); they do not fail the build unless --strict. --verbose lists each one; "
+              f"what each code means: {doc('diagnostics.md')}", file=stream)
 
 
 # Errors of the manifest stage: the sources could not all be read, so the build would
@@ -141,6 +166,23 @@ _UNREADABLE = {"bad-manifest", "missing-source", "checksum", "unknown-format", "
 
 def _unreadable(result: Result) -> list:
     return [d for d in result.report.errors if d.code in _UNREADABLE]
+
+
+def _kept(out: Path) -> str:
+    """What became of `out` when nothing was written: only a previous output is "kept"."""
+    return (f"the previous output in {out}/ is kept" if is_warscribe_output(out)
+            else f"{out}/ was not touched" if out.exists() else f"{out}/ was not created")
+
+
+def _refuse_unreadable(result: Result, out: Path, what: str) -> None:
+    """Only the errors that stopped the run (not every warning of the sources that were read), and why."""
+    unreadable = sorted(set(_unreadable(result))) or result.report.sorted()
+    for d in unreadable:
+        print(d.render(), file=sys.stderr)
+    print(f"The sources could not all be read: nothing {what}; {_kept(out)}.", file=sys.stderr)
+    if any(d.code == "checksum" for d in unreadable):
+        print("If the edit is intended, `warscribe manifest --update` records the new checksums "
+              "(it lists each file it changes); then run again.", file=sys.stderr)
 
 
 # A build with this share of the previous one's records or less is "less" (see shrinkage()).
@@ -173,9 +215,10 @@ def shrinkage(previous: dict | None, result: Result) -> list[str]:
     return reasons
 
 
-def _refuse_shrink(result: Result, out: Path, reasons: list[str], quiet: bool, stream) -> int:
+def _refuse_shrink(result: Result, out: Path, reasons: list[str], quiet: bool, stream=None) -> int:
+    stream = stream or sys.stderr
     for d in result.report.sorted():
-        if d.level == "error" or not quiet:  # quiet or not, the errors say why it holds less
+        if d.level == "error":  # quiet or not, the errors say why it holds less
             print(d.render(), file=stream)
     print(f"This build holds less than the one in {out}/: {printable('; '.join(reasons), 1000)}. Nothing written; "
           f"the previous output is kept. Pass --allow-shrink to replace it anyway.", file=stream)
@@ -184,58 +227,63 @@ def _refuse_shrink(result: Result, out: Path, reasons: list[str], quiet: bool, s
 
 def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = False, site: bool = True,
               roots: tuple[Path, ...] = (), limits: Limits | None = None, allow_shrink: bool = False,
-              since: str | None = None) -> int:
+              verbose: bool = False, since: str | None = None) -> int:
+    """Extract, write and (with `site`) build the site; the summary on stdout, diagnostics and notes on stderr."""
     # Read before anything is written: `--since out` is the build this one replaces.
     before = _previous(since) if since else None
-    with Progress() as progress:
-        result = extract(manifest, roots, limits, progress)
-    report = build_report(result)
-    stream = sys.stdout
-    if _unreadable(result) or not result.sources:
-        for d in result.report.sorted():
-            print(d.render(), file=stream)
-        print(f"The sources could not all be read: nothing written; the previous output in {out}/ is kept.",
-              file=stream)
-        return 1
-    reasons = [] if allow_shrink else shrinkage(read_manifest(out), result)
-    if reasons:
-        return _refuse_shrink(result, out, reasons, quiet, stream)
     site_log = io.StringIO()
-    records = None
-    if site or isinstance(before, tuple):
-        from warscribe.schema import bundle
-
-        records = bundle.from_records(result.records, _meta(result, None, len(result.records)), str(out))
-    changes = _changes(before, records) if isinstance(before, tuple) else None
     site_failed = False
+    notes: list[str] = []
     stage = out  # until the staging folder exists
-    try:
-        with staged(out) as stage:
-            write_build(result, report, stage)
-            if site:
-                # Inside the stage: records and site move into place together. A site that fails
-                # to build is reported, and the records are still written.
-                from warscribe.sitegen import build as build_site
+    error = ""
+    changes = None
+    with Progress() as progress:  # over every stage; what is printed waits until it is erased
+        result = extract(manifest, roots, limits, progress)
+        report = build_report(result)
+        unreadable = bool(_unreadable(result) or not result.sources)
+        reasons = [] if allow_shrink or unreadable else shrinkage(read_manifest(out), result)
+        if not unreadable and not reasons:
+            try:
+                with staged(out, notes, what="build") as stage:
+                    write_build(result, report, stage, progress)
+                    records = None
+                    if site or isinstance(before, tuple):
+                        from warscribe.schema import bundle
 
-                site_failed = build_site(records, report["diagnostics"], stage, quiet=quiet, stream=site_log,
-                                         ledger=changes) != 0
-            write_build_manifest(result, report, stage)
-    except OutputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+                        records = bundle.from_records(result.records, _meta(result, None, len(result.records)), str(out))
+                    changes = _changes(before, records) if isinstance(before, tuple) else None
+                    if site:
+                        # Inside the stage: records and site move into place together. A site that fails
+                        # to build is reported, and the records are still written.
+                        from warscribe.sitegen import build as build_site
+
+                        site_failed = build_site(records, report["diagnostics"], stage, quiet=not verbose,
+                                                 stream=site_log, progress=progress, ledger=changes) != 0
+                    progress("manifest", 0, 1)
+                    write_build_manifest(result, report, stage)
+            except OutputError as exc:
+                error = f"error: {exc}"
+            except RecordWriteError as exc:
+                error = f"error: {exc.strerror}; nothing written, {_kept(out)}"
+            except OSError as exc:
+                where = printable(str(exc.filename or out).replace(str(stage), str(out)), 200)
+                error = f"error: cannot write the build to {out}/: {exc.strerror or exc} ({where}); {_kept(out)}"
+    for note in notes:
+        print(f"warscribe build: {printable(note, 1000)}", file=sys.stderr)
+    if unreadable:
+        _refuse_unreadable(result, out, "written")
         return 1
-    except RecordWriteError as exc:
-        print(f"error: {exc.strerror}; nothing written, the previous output in {out}/ is kept", file=sys.stderr)
+    if reasons:
+        return _refuse_shrink(result, out, reasons, quiet)
+    if error:
+        print(error, file=sys.stderr)
         return 1
-    except OSError as exc:
-        where = printable(str(exc.filename or out).replace(str(stage), str(out)), 200)
-        print(f"error: cannot write the build to {out}/: {exc.strerror or exc} ({where}); the previous output "
-              "is kept", file=sys.stderr)
-        return 1
-    print_summary(result, report, out, quiet)
+    print_diagnostics(result, verbose, quiet)
+    print_summary(result, report, out, quiet, verbose=verbose)
     if since:
         _print_changes(since, before, changes)
     for line in site_log.getvalue().replace(str(stage), str(out)).splitlines():
-        print(printable(line), file=stream)
+        print(printable(line), file=sys.stdout if line.startswith("Site: ") else sys.stderr)
     if result.report.errors or result.rejected or site_failed:
         return 1
     if strict and result.report.warnings:
@@ -272,9 +320,9 @@ def _print_changes(spec: str, before, changes) -> None:
         print(f"Changes since {printable(spec, 200)}: {counts_line(changes)}", file=sys.stdout)
 
 
-def write_build(result: Result, report: dict, out: Path) -> None:
+def write_build(result: Result, report: dict, out: Path, progress=None) -> None:
     """The records, the JSON and the report of a build into `out` (a fresh folder)."""
-    write_yaml(result, out)
+    write_yaml(result, out, progress)
     write_json(result, out / "json")
     (out / "report.json").write_text(_json(report), encoding="utf-8")
 
@@ -332,15 +380,14 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_t
     with Progress() as progress:
         result = extract(manifest, roots, limits, progress)
     if _unreadable(result) or not result.sources:
-        for d in result.report.sorted():
-            print(d.render(), file=sys.stderr)
-        print(f"The sources could not all be read: nothing exported; {out}/ is untouched.", file=sys.stderr)
+        _refuse_unreadable(result, out, "exported")
         return 1
     reasons = [] if allow_shrink else shrinkage(read_manifest(out), result)
     if reasons:
         return _refuse_shrink(result, out, reasons, quiet, sys.stderr)
+    notes: list[str] = []
     try:
-        with staged(out) as stage:
+        with staged(out, notes, what="export") as stage:
             if fmt == "json":
                 write_json(result, stage)
                 write_schemas(stage)
@@ -356,6 +403,9 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_t
     except OSError as exc:
         print(f"error: cannot write to {out}/: {exc.strerror or exc}; nothing changed there", file=sys.stderr)
         return 1
+    finally:
+        for note in notes:
+            print(f"warscribe export: {printable(note, 1000)}", file=sys.stderr)
     if not quiet:
         for d in result.report.errors:
             print(d.render(), file=sys.stderr)

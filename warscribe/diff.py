@@ -710,7 +710,7 @@ def run_diff(args) -> int:
                     return 2
                 diff = compare_rulesets(load_side(args.old, repo, Path(tmp), ruleset)[0], *args.ruleset_compare)
                 sys.stdout.write(RENDERERS[args.format](diff))
-                return 0
+                return 0 if diff.empty else 1
             old, old_side = load_side(args.old, repo, Path(tmp), ruleset)
             new, new_side = load_side(args.new if args.new is not None else "out", repo, Path(tmp), ruleset)
             diff = compare(old, new, provenance=args.provenance)
@@ -724,4 +724,4 @@ def run_diff(args) -> int:
         sys.stdout.write(render.render_markdown(book) + ("\n" + render_markdown(diff) if args.records else ""))
     else:
         sys.stdout.write(render.render_text(book) + ("\n" + render_text(diff) if args.records else ""))
-    return 0
+    return 0 if diff.empty else 1  # as diff(1) and `git diff --exit-code`: 1 when there are differences

@@ -283,6 +283,18 @@ def run_matrix(args) -> int:
                 print(f"skipped {kind} {printable(r.id, 200)}: {printable(r.reason or '', 1000)}", file=sys.stderr)
     w_ok = [r for r in weapons if r.value is not None]
     t_ok = [r for r in targets if r.value is not None]
+    for kind, flag, rows, ok, hint in (
+            ("weapon", "--weapons", weapons, w_ok, "a build with weapon records, or a weapons TSV"),
+            ("target", "--targets", targets, t_ok,
+             "a build whose datasheets carry model characteristics (T, Sv, W: from BattleScribe or Wahapedia "
+             "data; the text pages of the sample sources have none), a YAML list of targets, or a units TSV "
+             "with --target-models")):
+        if not ok:
+            found = f"all {len(rows):,} {kind}s were skipped (listed above)" if rows else f"no {kind}s"
+            given = printable(str(args.weapons if kind == "weapon" else args.targets), 200)
+            print(f"error: {flag} {given}: no usable {kind}: {found}; "
+                  f"give {hint}", file=sys.stderr)
+            return 2
     conditions = Conditions(half_range=args.half_range, stationary=args.stationary, charged=args.charged, cover=args.cover)
     rulesets = [args.ruleset or r.value.ruleset or "11e" for r in w_ok]
     start, cpu = time.perf_counter(), time.process_time()

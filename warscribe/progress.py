@@ -49,7 +49,8 @@ class Progress:
 
     def line(self) -> str:
         stage, done, total = self.state
-        where = f" {done + 1}/{total}" if total > 1 else ""
+        # total 0: not known in advance (the site's pages, made as they come); the count so far.
+        where = f" {done + 1}/{total}" if total > 1 else f" {done + 1}" if total == 0 and done else ""
         return f"warscribe: {stage}{where} … {time.monotonic() - self._start:.0f} s"
 
     def _run(self) -> None:

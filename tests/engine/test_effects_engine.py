@@ -302,6 +302,7 @@ def test_an_unknown_effect_suggests_names(kb):
         evaluate(scenario([(5, STORM_BOLTER)], MARINES, attacker_effects=["Chaos Ban"]), kb)
 
 
+@pytest.mark.slow
 def test_calc_shows_which_effects_changed_what(tmp_path):
     out = tmp_path / "out"
     build = subprocess.run([sys.executable, "-m", "warscribe.cli", "build", "--out", str(out), "-q"], cwd=ROOT,

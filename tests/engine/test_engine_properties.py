@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -113,6 +114,7 @@ def test_distributions_sum_to_one(s):
 TRIALS = 3000
 
 
+@pytest.mark.slow
 @settings(max_examples=30, **SETTINGS)
 @given(scenarios())
 def test_agrees_with_dice_simulation(s):
@@ -261,6 +263,7 @@ def test_kinds_distributions_sum_to_one(s):
     assert r.expected_damage >= r.expected_wounds_removed - 1e-9
 
 
+@pytest.mark.slow
 @settings(max_examples=30, **SETTINGS)
 @given(kinds_scenarios())
 def test_kinds_agree_with_dice_simulation(s):

@@ -129,11 +129,11 @@ def _other_schema(clean, tmp_path, version: str | None, rename: tuple[str, str] 
 def test_diff_across_schema_versions_says_so_and_what_it_means(clean, tmp_path, capsys):
     newer = _other_schema(clean, tmp_path, "2.0", rename=("keyword", "tag"))
     for fmt in ("text", "markdown"):
-        assert main(["diff", str(clean), str(newer), "--format", fmt]) == 0
+        assert main(["diff", str(clean), str(newer), "--format", fmt]) == 1  # 1: there are differences
         shown = capsys.readouterr().out
         assert "different schema versions (old 1.0, new 2.0)" in shown and "build both sides with one Warscribe" in shown
         assert "records of kinds this Warscribe does not know were not compared:" in shown and " tag" in shown
-    assert main(["diff", str(clean), str(newer), "--format", "json"]) == 0
+    assert main(["diff", str(clean), str(newer), "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["schema_versions"] == {"old": "1.0", "new": "2.0"} and len(data["caveats"]) == 2
     assert data["summary"]["removed"] > 0  # the keywords, under a kind the other schema calls otherwise

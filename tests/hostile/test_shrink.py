@@ -65,7 +65,7 @@ def test_an_archive_that_yields_nothing_is_an_error_and_never_replaces_a_good_bu
     _archive(tmp_path / "inner.tar.gz", _good(src))
     manifest = _sources(src, {"release/inner.tar.gz": (tmp_path / "inner.tar.gz").read_bytes()})
     assert _build(manifest, out) == 1
-    shown = capsys.readouterr().out
+    shown = capsys.readouterr().err  # diagnostics and the refusal on stderr
     assert "nested-archive" in shown and "release/inner.tar.gz" in shown
     assert "holds less than the one in" in shown and "--allow-shrink" in shown
     assert "nothing from src/data.tar.gz, which gave 16 records" in shown
@@ -104,7 +104,7 @@ def test_a_source_that_stops_yielding_is_less_even_when_the_total_barely_moves(t
     manifest = write_manifest(src, [{"file": "data.tar.gz", "ruleset": "10e", "kind": "battlescribe"},
                                     {"file": PAGE.name, "ruleset": "10e", "kind": "datasheet-page", "faction": "Testers"}])
     assert _build(manifest, out) == 1
-    shown = capsys.readouterr().out
+    shown = capsys.readouterr().err  # diagnostics and the refusal on stderr
     assert f"nothing from src/{PAGE.name}, which gave {counts['src/' + PAGE.name]} records" in shown
     assert "records where it held" not in shown  # not by count
     assert _snapshot(out) == before

@@ -109,6 +109,7 @@ def test_a_scenario_file_too_large_is_refused_before_reading(tmp_path):
         evaluate(big)
 
 
+@pytest.mark.slow
 def test_escape_sequences_in_a_source_never_reach_the_terminal(tmp_path):
     import subprocess
     import sys

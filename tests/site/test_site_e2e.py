@@ -11,6 +11,8 @@ import pytest
 from searchui import ask
 from sitetest import Links, browser_site, page, seed_build, serve  # noqa: F401 (fixtures)
 
+pytestmark = pytest.mark.slow  # the seeds' site built, and driven in a browser
+
 PALADINS = "datasheet/grey-knights/paladin-squad/"
 
 

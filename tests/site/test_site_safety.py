@@ -17,6 +17,8 @@ from searchui import ask
 from sitetest import CHROMIUM_ARGS, require_browser, serve
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # the seeds' site built, and driven in a browser
+
 PAGE = "datasheet-grey-knights-paladin-squad.10e.txt"
 SCRIPT = "<script>window.__pwned = 'script'</script>"
 ONERROR = "<img src=x onerror=\"window.__pwned = 'onerror'\">"

@@ -9,7 +9,7 @@ from warscribe.checks import CHECKS, run_checks, sources
 from warscribe.checks.context import load
 from warscribe.checks.files import build_folder, verify
 from warscribe.schema.bundle import BundleError
-from warscribe.schema.diagnostics import Diagnostic
+from warscribe.schema.diagnostics import Diagnostic, plural
 from warscribe.schema.text import json_text, printable
 
 def report_dict(findings: list[Diagnostic], missing_sources: list[str]) -> dict:
@@ -30,7 +30,8 @@ def render_text(report: dict, findings: list[Diagnostic]) -> str:
                      + ", ".join(printable(s) for s in report["sources_not_found"]))
     lines += [printable(line, 2000) for line in sources.render_summary(report["disagreements"])] if "disagreements" in report else []
     by_code = ", ".join(f"{code} {n}" for code, n in report["codes"].items())
-    lines.append(f"{report['errors']} errors, {report['warnings']} warnings" + (f" ({by_code})" if by_code else ""))
+    lines.append(f"{plural(report['errors'], 'error')}, {plural(report['warnings'], 'warning')}"
+                 + (f" ({by_code})" if by_code else ""))
     return "\n".join(lines) + "\n"
 
 

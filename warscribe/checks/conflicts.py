@@ -71,22 +71,36 @@ def _name_conflicts(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _number_conflicts(ctx: Context) -> Iterator[Diagnostic]:
-    # (ruleset, number) -> {normalised name: (record, snippet)}
+    """One number printed for two rules of a ruleset, seen in the records' numbers and in their headings.
+
+    A heading that names another rule (``LEADER24.22 / SUPPORT24.23`` on the LEADER
+    record) speaks for the record of that name where the build has one. Two records
+    whose own ``number`` fields collide are the build's finding (``number-collision``,
+    in its report), not repeated here.
+    """
+    named: dict[tuple[str, str], dict] = {}
+    for record in ctx.bundle:
+        if record.get("kind") in ("rule", "ability"):
+            named.setdefault((record["ruleset"], _name(record)), record)
+    # (ruleset, number) -> {normalised name: (record, snippet)}; and the names whose record holds the number
     holders: dict[tuple[str, str], dict[str, tuple[dict, str]]] = {}
+    numbered: dict[tuple[str, str], set[str]] = {}
     for record in ctx.bundle:
         number = record.get("number")
         if isinstance(number, str):
             holders.setdefault((record["ruleset"], number), {}).setdefault(_name(record), (record, number))
+            numbered.setdefault((record["ruleset"], number), set()).add(_name(record))
         for prov in record.get("source") or []:
             lines = ctx.sources.get(prov.get("file", ""))
             line_no = int(prov.get("first_line", 0))
             if not lines or not 0 < line_no <= len(lines):
                 continue
             for m in _HEADING_NUMBER.finditer(lines[line_no - 1][:200]):
-                holders.setdefault((record["ruleset"], m.group(2)), {}).setdefault(
-                    m.group(1).strip().casefold(), (record, m.group(0)))
+                name = m.group(1).strip().casefold()
+                owner = named.get((record["ruleset"], name), record)
+                holders.setdefault((record["ruleset"], m.group(2)), {}).setdefault(name, (owner, m.group(0)))
     for (ruleset, number), names in holders.items():
-        if len(names) < 2:
+        if len(names) < 2 or set(names) <= numbered.get((ruleset, number), set()):
             continue
         (first_name, (first, _)), *rest = sorted(names.items(), key=lambda kv: (kv[1][0]["id"], kv[0]))
         for name, (record, snippet) in rest:

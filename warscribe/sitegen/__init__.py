@@ -10,6 +10,15 @@ ones (``site/index.md`` is the home page's introduction).
 
 from __future__ import annotations
 
-from warscribe.sitegen.generate import Generated, build, generate, serve
+from warscribe.sitegen.generate import Generated, build, generate
+
+
+def serve(*args, **kwargs):
+    """mkdocs' development server in this process (see mkdocs_run.serve)."""
+    # Imported when called: mkdocs_run is also the site build's child program (python -m),
+    # which must not be imported by its own package first.
+    from warscribe.sitegen.mkdocs_run import serve as run
+
+    return run(*args, **kwargs)
 
 __all__ = ["Generated", "build", "generate", "serve"]

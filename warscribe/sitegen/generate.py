@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,7 +81,8 @@ def copy_handwritten(docs: Path) -> None:
         shutil.copyfile(path, target)
 
 
-def generate(bundle: Bundle, diagnostics: list[dict], out: Path, ledger=None) -> Generated:
+def generate(bundle: Bundle, diagnostics: list[dict], out: Path,
+             progress=lambda stage, done, total: None, ledger=None) -> Generated:
     """Write every page and the mkdocs configuration under out/site-src (`ledger`: the changes since a previous build)."""
     src = out / "site-src"
     _claim(src)
@@ -92,7 +92,9 @@ def generate(bundle: Bundle, diagnostics: list[dict], out: Path, ledger=None) ->
     site.ledger = ledger
     written = set()
     folders = set()
-    for page in registry.make(site):
+    for n, page in enumerate(registry.make(site)):
+        # The number of pages is known only when they are made (families yield them as they come).
+        progress("site: pages", n, 0)
         rel = urls.file_of(page.url)
         if rel in written:
             raise ValueError(f"two pages at {page.url!r}")
@@ -126,26 +128,28 @@ def mkdocs_env() -> dict:
     return env
 
 
-def build(bundle: Bundle, diagnostics: list[dict], out: Path, quiet: bool = False, stream=None, ledger=None) -> int:
-    """Generate the pages and run `mkdocs build --strict`; 0 when the site built."""
+def build(bundle: Bundle, diagnostics: list[dict], out: Path, quiet: bool = False, stream=None,
+          progress=None, ledger=None) -> int:
+    """Generate the pages and run `mkdocs build --strict`; 0 when the site built.
+
+    `quiet`: the unresolved references are counted, not listed. `progress(stage, done,
+    total)` is told the pages rendered (mkdocs_run: a child that dies with this process).
+    """
+    from warscribe.sitegen.mkdocs_run import build_site
+
     stream = stream or sys.stdout
-    gen = generate(bundle, diagnostics, out, ledger)
+    progress = progress or (lambda stage, done, total: None)
+    gen = generate(bundle, diagnostics, out, progress, ledger)
     for u in gen.unresolved if not quiet else []:
         print(f"site: warning: unresolved {u.what} reference {u.text!r} on page /{u.page}", file=stream)
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(gen.config)],
-                          capture_output=True, text=True, env=mkdocs_env())
-    output = (proc.stdout + proc.stderr).strip()
-    if output:
-        print(output, file=stream)
-    if proc.returncode != 0:
-        print(f"Site: mkdocs build --strict failed (exit {proc.returncode}); pages are in {gen.docs}/", file=stream)
+    progress("site: mkdocs", 0, gen.pages)
+    status, output = build_site(gen.config, mkdocs_env(),
+                                lambda pages: progress("site: mkdocs", min(pages, gen.pages) - 1, gen.pages))
+    if output.strip():
+        print(output.strip(), file=stream)
+    if status != 0:
+        print(f"Site: mkdocs build --strict failed (exit {status}); pages are in {gen.docs}/", file=stream)
         return 1
     print(f"Site: {gen.pages} pages in {gen.site_dir}/; {len(gen.unresolved)} unresolved references "
           f"(listed on the diagnostics page)", file=stream)
     return 0
-
-
-def serve(config: Path, address: str) -> int:
-    """`mkdocs serve` on a generated configuration (live reload on site/ and the pages)."""
-    cmd = [sys.executable, "-m", "mkdocs", "serve", "-f", str(config), "-a", address]
-    return subprocess.call(cmd, env=mkdocs_env())

@@ -300,7 +300,7 @@ def diagnostics(site: Site) -> Page:
         by_file[d.get("file", "")].append(d)
     errors = sum(1 for d in site.diagnostics if d.get("level") == "error")
     page.add(el("p", esc(f"{errors} errors and {len(site.diagnostics) - errors} warnings from extraction; "
-                         f"{len(site.linker.unresolved)} unresolved references in the site's text.")))
+                         f"{len(set(site.linker.unresolved))} unresolved references in the site's text.")))
     for file in sorted(by_file):
         rows = []
         for d in by_file[file]:
