@@ -384,6 +384,42 @@ def joint_random_sum(count: Dist, unit: Joint, cap_k: int | None = None, cap_m: 
     return {(int(k), int(m)): float(acc[k, m]) for k, m in zip(*np.nonzero(acc))}
 
 
+def graded_degree(unit: Joint) -> int | None:
+    """D when ``unit``'s keys are every (k, m) with k + m <= D, listed by k + m, then k descending."""
+    degree = max(k + m for k, m in unit)
+    expected = [(k, t - k) for t in range(degree + 1) for k in range(t, -1, -1)]
+    return degree if list(unit) == expected else None
+
+
+def joint_random_sum_graded(count: Dist, unit: Joint, degree: int):
+    """``joint_random_sum(count, unit)`` without caps, bit for bit, as a dense numpy array [k, m].
+
+    For a ``unit`` listed in graded order (``graded_degree``) the sparse loop meets the
+    keys of every power in that order too, so each (k, m) sums its terms over the unit's
+    keys in reverse order: that is the order kept here, one shifted array operation per
+    key. Cells with k + m above ``degree`` x (the largest count) are unreachable (zero).
+    """
+    import numpy as np
+
+    last = len(count) - 1
+    size = degree * last + 1
+    acc = np.zeros((size, size))
+    power = np.zeros((size, size))
+    power[0, 0] = 1.0
+    keys = list(unit.items())[::-1]
+    reach = 0  # power's cells are within k + m <= reach
+    for n, pn in enumerate(count):
+        if pn:
+            acc[:reach + 1, :reach + 1] += pn * power[:reach + 1, :reach + 1]
+        if n < last:
+            grown = min(reach + degree, size - 1)
+            nxt = np.zeros((size, size))
+            for (dk, dm), p in keys:
+                nxt[dk:dk + reach + 1, dm:dm + reach + 1] += p * power[:reach + 1, :reach + 1]
+            power, reach = nxt, grown
+    return acc
+
+
 def _joint_random_sum_sparse(count: Dist, unit: Joint) -> Joint:
     acc: Joint = {}
     power: Joint = {(0, 0): 1.0}

@@ -306,23 +306,30 @@ class Chain:
 
     def absorb(self, v: np.ndarray, count: D.Dist, reward: Reward) -> np.ndarray:
         """sum_e P(N = e) v T^e: the states after N ~ count events."""
-        acc = np.zeros(v.shape)
-        tails = _tails(count)
-        last = len(count) - 1
+        return self.absorb_each(v, [count], reward)[0]
+
+    def absorb_each(self, v: np.ndarray, counts: list[D.Dist], reward: Reward) -> np.ndarray:
+        """``absorb`` for several (sub-)distributions of the count, sharing the powers v T^e: (counts, rows, states)."""
+        beyond = [_tails(c) for c in counts]
+        last = max(len(c) for c in counts) - 1
+        table, tails = _padded(counts, last), _padded(beyond, last)
+        # Summed over the counts in their order, as a loop would.
+        every = (np.cumsum(tails, axis=0)[-1] if len(counts) > 1 else tails[0]).tolist()
+        acc = np.zeros((len(counts),) + v.shape)
         cur = v
         seen: list[np.ndarray] = []
         weights: list[float] = []
         for e in range(last + 1):
-            pe = count[e]
-            if pe:
-                acc += pe * cur
-            more = tails[e]  # P(N > e): the (e+1)-th event happens
+            pe = table[:, e]
+            if pe.any():
+                acc += pe[:, None, None] * cur
+            more = every[e]  # P(N > e): the (e+1)-th event happens
             if e == last or not more:
                 break
             alive = cur[:, 1:].any(axis=1)
             if not alive.all():
                 # A destroyed unit: the remaining events change nothing.
-                acc[:, 0] += more * cur[:, 0] * ~alive
+                acc[:, :, 0] += tails[:, e, None] * (cur[:, 0] * ~alive)
                 if not alive.any():
                     break
                 cur = cur * alive[:, None]
@@ -332,33 +339,80 @@ class Chain:
         self.expected(seen, weights, reward)
         return acc
 
-    def from_start(self, count: D.Dist, reward: Reward) -> np.ndarray:
-        """``absorb`` from the untouched unit: the same sums, over powers kept from earlier calls."""
-        tails = _tails(count)
-        last = len(count) - 1
-        dead = None
-        used = last + 1
+    def absorb_rows(self, v: np.ndarray, counts: list[D.Dist], reward: Reward) -> np.ndarray:
+        """``absorb`` of each row of v by its own count: the rows at once, each summed as on its own."""
+        if len(counts) == 1:
+            return self.absorb(v, counts[0], reward)
+        last = max(len(c) for c in counts) - 1
+        table, tails = _padded(counts, last), _padded([_tails(c) for c in counts], last)
+        acc = np.zeros(v.shape)
+        cur = v
+        seen: list[np.ndarray] = []
+        weights: list[np.ndarray] = []
         for e in range(last + 1):
-            if e == last or not tails[e]:
-                used = e + 1
+            acc += table[:, e, None] * cur
+            more = tails[:, e]  # a row whose count is done has none: it adds nothing more
+            if e == last or not more.any():
+                break
+            dead = ~cur[:, 1:].any(axis=1)
+            if dead.any():
+                acc[:, 0] += more * cur[:, 0] * dead
+                if dead.all():
+                    break
+                cur = cur * ~dead[:, None]
+            seen.append(cur)
+            weights.append(more)
+            cur = self.step(cur)
+        if seen:
+            stack = np.array(seen)
+            weight = np.array(weights)
+            unsaved = np.cumsum(stack * self.unsaved, axis=-1)[..., -1]
+            damage = np.cumsum(stack * self.damage, axis=-1)[..., -1]
+            for row_w, row_u, row_d in zip(weight.T.tolist(), unsaved.T.tolist(), damage.T.tolist()):
+                for w, u, d in zip(row_w, row_u, row_d):
+                    reward.unsaved += w * u
+                    reward.damage += w * d
+        return acc
+
+    def from_start(self, counts: list[D.Dist], reward: Reward) -> np.ndarray:
+        """``absorb_each`` from the untouched unit: the same sums, over powers kept from earlier calls."""
+        beyond = [_tails(c) for c in counts]
+        last = max(len(c) for c in counts) - 1
+        tails = _padded(beyond, last)
+        # P(N > e) for the counts together, summed in their order as ``absorb_each`` does.
+        every = (np.cumsum(tails, axis=0)[-1] if len(counts) > 1 else tails[0]).tolist()
+        mores = []
+        dead = None
+        for e in range(last + 1):
+            more = every[e]
+            if e == last or not more:
                 break
             if self._power_destroyed(e):
-                used, dead = e + 1, e
+                dead = e
                 break
+            mores.append(more)
+        used = len(mores) + 1
         powers = self.powers[:used]
-        acc = np.cumsum(np.array(count[:used])[:, None, None] * powers, axis=0)[-1]
+        table = _padded(counts, last)[:, :used]
+        if table.size * powers.shape[-1] <= MEMO_CELLS:
+            acc = np.cumsum(table.T[:, :, None, None] * powers[:, None], axis=0)[-1]
+        else:
+            acc = np.zeros((len(counts),) + powers.shape[1:])
+            for e in range(used):
+                acc += table[:, e, None, None] * powers[e]
         if dead is not None:
-            acc[:, 0] += tails[dead] * powers[dead][:, 0]
-        for e in range(used - 1):
-            u, d = self.rewards[e]
-            reward.unsaved += tails[e] * u
-            reward.damage += tails[e] * d
+            acc[:, :, 0] += tails[:, dead, None] * powers[dead][:, 0]
+        for more, (u, d) in zip(mores, self.rewards):
+            reward.unsaved += more * u
+            reward.damage += more * d
         return acc
 
     def _power_destroyed(self, e: int) -> bool:
         """Whether every model is slain after e events; grows the powers to e + 1 when not."""
         if self.destroyed is not None and e >= self.destroyed:
             return True
+        if e + 1 < len(self.powers):
+            return False  # a later power was made from it: it was not
         if not self.powers[e][0, 1:].any():
             self.destroyed = e
             return True
@@ -388,6 +442,14 @@ class Reward:
 
     unsaved: float = 0.0
     damage: float = 0.0
+
+
+def _padded(dists: list[D.Dist], last: int) -> np.ndarray:
+    """The distributions as rows of one array, zeros after their ends."""
+    out = np.zeros((len(dists), last + 1))
+    for row, dist in zip(out, dists):
+        row[:len(dist)] = dist
+    return out
 
 
 def _tails(count: D.Dist) -> list[float]:
@@ -549,21 +611,33 @@ class _Allocation:
         normal = builder.chain(NORMAL, floor)
         if prof.devastating:
             cap = self.plan.total if builder.never_nothing else None
-            self._absorb(normal, self.state, prof.normal_counts, self.rewards[i])  # the normal wounds' rewards
-            slabs = _with_packets(self.state, prof, normal, cap)
+            slabs = self._waiting(prof, normal, self.state, self.rewards[i], cap)
             # (earlier counts..., this count, states): this count varies fastest.
             self.state = np.ascontiguousarray(slabs.transpose(1, 0, 2)).reshape(-1, self.plan.size)
             self.waiting.append(slabs.shape[0])
             # 10e Mortal Wounds: a [PRECISION] attack's mortal wounds can go to a CHARACTER too.
             self.deferred.append((i, builder.chain(MORTAL, floor)))
         else:
-            self.state = self._absorb(normal, self.state, prof.counts, self.rewards[i])
+            self.state = self._absorb(normal, self.state, [prof.counts], self.rewards[i])[0]
         self.fresh = False
 
-    def _absorb(self, chain: Chain, v: np.ndarray, count: D.Dist, reward: Reward) -> np.ndarray:
-        if self.fresh and v.shape[1] * len(count) <= MEMO_CELLS:
-            return chain.from_start(count, reward)
-        return chain.absorb(v, count, reward)
+    def _absorb(self, chain: Chain, v: np.ndarray, counts: list[D.Dist], reward: Reward) -> np.ndarray:
+        """(counts, rows, states): ``Chain.absorb_each``, from the powers kept when the unit is untouched."""
+        if self.fresh and v.shape[1] * max(map(len, counts)) <= MEMO_CELLS:
+            return chain.from_start(counts, reward)
+        return chain.absorb_each(v, counts, reward)
+
+    def _waiting(self, prof: _Profile, normal: Chain, v: np.ndarray, reward: Reward, cap: int | None) -> np.ndarray:
+        """The states after the group's normal wounds by its packets waiting: (packets, rows, states).
+
+        Few attacks: the joint law of wounds and packets over the group, then one absorb per
+        packet count (sharing the powers). Many: attack by attack (``_with_packets``), the
+        joint law growing as the cube of the attacks.
+        """
+        if _joint_cheaper(prof):
+            return self._absorb(normal, v, _rows_by_mortal(prof), reward)
+        self._absorb(normal, v, [prof.normal_counts], reward)  # the normal wounds' rewards
+        return _with_packets(v, prof, normal, cap)
 
     def group_11e(self, i: int, builder: Builder, precise: bool, toughness: Plan) -> None:
         """Toughness and the [PRECISION] pick read from the state when the group begins."""
@@ -575,7 +649,7 @@ class _Allocation:
         keys = tough if floors is None else tough * (plan_.lay.chars.total + 2) + (floors + 1)
         order = list(dict.fromkeys(keys[np.flatnonzero(v[0])].tolist()))
         reward = self.rewards[i]
-        out = None
+        parts = []
         for key in order:
             part = v if len(order) == 1 else np.where(keys == key, v, 0.0)
             if floors is None:
@@ -585,18 +659,40 @@ class _Allocation:
                 floor = None if f == 0 else f - 1
             prof = self.profile(i, t)
             self.wounds_mean[i] += float(np.cumsum(part)[-1]) * D.mean(prof.attacks) * prof.expected_wounds_per_attack
-            normal = builder.chain(NORMAL, floor)
-            if prof.devastating:
+            parts.append((part, prof, floor))
+        if parts[0][1].devastating:
+            afters = []
+            for part, prof, floor in parts:
                 cap = plan_.total if builder.never_nothing else None
-                self._absorb(normal, part, prof.normal_counts, reward)  # the normal wounds' rewards
-                slabs = _with_packets(part, prof, normal, cap)
+                slabs = self._waiting(prof, builder.chain(NORMAL, floor), part, reward, cap)
                 # 24.10: the packets follow the group's normal damage; 06.02: non-CHARACTER models first.
-                after = builder.chain(MORTAL, None).power_series(list(slabs), reward)
-            else:
-                after = self._absorb(normal, part, prof.counts, reward)
-            out = after if out is None else out + after
+                afters.append(builder.chain(MORTAL, None).power_series(list(slabs), reward))
+        elif self.fresh:
+            afters = [self._absorb(builder.chain(NORMAL, parts[0][2]), v, [parts[0][1].counts], reward)[0]]
+        else:
+            afters = self._absorb_parts(builder, parts, reward)
+        out = afters[0]
+        for after in afters[1:]:
+            out = out + after
         self.state = out
         self.fresh = False
+
+    def _absorb_parts(self, builder: Builder, parts: list, reward: Reward) -> list[np.ndarray]:
+        """Each part through its own counts; consecutive parts of one chain as rows of one absorb
+        (which adds the rewards part after part, as one absorb per part would)."""
+        out: list[np.ndarray] = []
+        start = 0
+        while start < len(parts):
+            floor = parts[start][2]
+            end = start + 1
+            while end < len(parts) and parts[end][2] == floor:  # consecutive parts of one chain
+                end += 1
+            batch = parts[start:end]
+            rows = np.concatenate([part for part, _, _ in batch])
+            after = builder.chain(NORMAL, floor).absorb_rows(rows, [prof.counts for _, prof, _ in batch], reward)
+            out += [row[None] for row in after]
+            start = end
+        return out
 
     def resolve_deferred(self) -> None:
         """10e: the waiting packets, after every group's normal damage, in group order."""
@@ -629,6 +725,38 @@ class _Profile:
         for (k, _), p in self.per_attack.items():
             D.add_scaled(per_attack, D.point(k), p)
         return D.random_sum(self.attacks, per_attack)
+
+
+# How a [DEVASTATING WOUNDS] group is resolved (measured on the benchmark's families): the
+# joint law of its wounds and packets while it stays small, attack by attack beyond.
+JOINT_GRADED_REACH = 48  # attacks x the most events one attack makes, for a law of every (k, m) up to a total
+JOINT_SPARSE_WORK = 3000  # dict operations of the sparse law (about keys x attacks^3 / 6), for any other law
+
+
+def _joint_cheaper(prof: _Profile) -> bool:
+    """Whether the joint law of the group's wounds and packets costs less than stepping attack by attack."""
+    attacks = len(prof.attacks) - 1
+    degree = D.graded_degree(prof.per_attack)
+    if degree is not None:
+        return attacks * degree <= JOINT_GRADED_REACH
+    return len(prof.per_attack) * attacks ** 3 // 6 <= JOINT_SPARSE_WORK
+
+
+def _rows_by_mortal(prof: _Profile) -> list[D.Dist]:
+    """[P(k normal wounds and m mortal wound packets) over k] for m = 0, 1, ..., over the group's attacks."""
+    degree = D.graded_degree(prof.per_attack)
+    if degree is not None:
+        joint = D.joint_random_sum_graded(prof.attacks, prof.per_attack, degree)
+        reach = degree * max(n for n, p in enumerate(prof.attacks) if p)
+        return [joint[:reach - m + 1, m].tolist() for m in range(reach + 1)]
+    joint = D.joint_random_sum(prof.attacks, prof.per_attack)
+    rows: dict[int, D.Dist] = {}
+    for (k, m), p in joint.items():
+        row = rows.setdefault(m, [])
+        if len(row) <= k:
+            row.extend([0.0] * (k + 1 - len(row)))
+        row[k] += p
+    return [rows.get(m, [0.0]) for m in range(max(rows) + 1)]
 
 
 def _with_packets(x: np.ndarray, prof: _Profile, normal: Chain, cap: int | None) -> np.ndarray:
