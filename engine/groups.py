@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
+from math import log
 
 import numpy as np
 
@@ -306,16 +307,52 @@ class Chain:
 
     def absorb(self, v: np.ndarray, count: D.Dist, reward: Reward) -> np.ndarray:
         """sum_e P(N = e) v T^e: the states after N ~ count events."""
-        return self.absorb_each(v, [count], reward)[0]
+        acc = np.zeros(v.shape)
+        tails = _tails(count)
+        last = len(count) - 1
+        check = self._may_empty(v, last)
+        cur = v
+        seen: list[np.ndarray] = []
+        weights: list[float] = []
+        for e in range(last + 1):
+            pe = count[e]
+            if pe:
+                acc += pe * cur
+            more = tails[e]  # P(N > e): the (e+1)-th event happens
+            if e == last or not more:
+                break
+            if check:
+                alive = cur[:, 1:].any(axis=1)
+                if not alive.all():
+                    # A destroyed unit: the remaining events change nothing.
+                    acc[:, 0] += more * cur[:, 0] * ~alive
+                    if not alive.any():
+                        break
+                    cur = cur * alive[:, None]
+            seen.append(cur)
+            weights.append(more)
+            cur = self.step(cur)
+        self.expected(seen, weights, reward)
+        return acc
 
-    def absorb_each(self, v: np.ndarray, counts: list[D.Dist], reward: Reward) -> np.ndarray:
+    def _may_empty(self, v: np.ndarray, events: int) -> bool:
+        """False when every model surviving ``events`` events is certain: the mass on v's highest
+        state only leaves it by the chance that an event removes nothing there, and cannot
+        underflow to zero within that many events."""
+        if v.shape[0] != 1:
+            return True
+        held = np.flatnonzero(v[0])
+        if not len(held) or not held[-1]:
+            return True
+        top = int(held[-1])
+        stay = float(self.stay[top])
+        return stay <= 0.0 or log(float(v[0, top])) + events * log(stay) < -700.0
+
+    def absorb_each(self, v: np.ndarray, counts: Counts, reward: Reward) -> np.ndarray:
         """``absorb`` for several (sub-)distributions of the count, sharing the powers v T^e: (counts, rows, states)."""
-        beyond = [_tails(c) for c in counts]
-        last = max(len(c) for c in counts) - 1
-        table, tails = _padded(counts, last), _padded(beyond, last)
-        # Summed over the counts in their order, as a loop would.
-        every = (np.cumsum(tails, axis=0)[-1] if len(counts) > 1 else tails[0]).tolist()
-        acc = np.zeros((len(counts),) + v.shape)
+        table, tails, every = counts.table, counts.tails, counts.every
+        last = table.shape[1] - 1
+        acc = np.zeros((len(table),) + v.shape)
         cur = v
         seen: list[np.ndarray] = []
         weights: list[float] = []
@@ -374,55 +411,43 @@ class Chain:
                     reward.damage += w * d
         return acc
 
-    def from_start(self, counts: list[D.Dist], reward: Reward) -> np.ndarray:
+    def from_start(self, counts: Counts, reward: Reward) -> np.ndarray:
         """``absorb_each`` from the untouched unit: the same sums, over powers kept from earlier calls."""
-        beyond = [_tails(c) for c in counts]
-        last = max(len(c) for c in counts) - 1
-        tails = _padded(beyond, last)
-        # P(N > e) for the counts together, summed in their order as ``absorb_each`` does.
-        every = (np.cumsum(tails, axis=0)[-1] if len(counts) > 1 else tails[0]).tolist()
-        mores = []
-        dead = None
-        for e in range(last + 1):
-            more = every[e]
-            if e == last or not more:
-                break
-            if self._power_destroyed(e):
-                dead = e
-                break
-            mores.append(more)
+        every = counts.every
+        last = len(every) - 1
+        stop = next((e for e in range(last + 1) if e == last or not every[e]), last)
+        dead = self._grow(stop)
+        mores = every[:stop if dead is None else dead]
         used = len(mores) + 1
         powers = self.powers[:used]
-        table = _padded(counts, last)[:, :used]
-        if table.size * powers.shape[-1] <= MEMO_CELLS:
-            acc = np.cumsum(table.T[:, :, None, None] * powers[:, None], axis=0)[-1]
+        table = counts.table[:, :used]
+        if len(table) == 1 and used > 4:
+            acc = np.cumsum(table[0, :, None, None] * powers, axis=0)[-1][None]
         else:
-            acc = np.zeros((len(counts),) + powers.shape[1:])
+            acc = np.zeros((len(table),) + powers.shape[1:])
             for e in range(used):
                 acc += table[:, e, None, None] * powers[e]
         if dead is not None:
-            acc[:, :, 0] += tails[:, dead, None] * powers[dead][:, 0]
+            acc[:, :, 0] += counts.tails[:, dead, None] * powers[dead][:, 0]
         for more, (u, d) in zip(mores, self.rewards):
             reward.unsaved += more * u
             reward.damage += more * d
         return acc
 
-    def _power_destroyed(self, e: int) -> bool:
-        """Whether every model is slain after e events; grows the powers to e + 1 when not."""
-        if self.destroyed is not None and e >= self.destroyed:
-            return True
-        if e + 1 < len(self.powers):
-            return False  # a later power was made from it: it was not
-        if not self.powers[e][0, 1:].any():
-            self.destroyed = e
-            return True
-        if len(self.powers) == e + 1:
-            cur = self.powers[e]
+    def _grow(self, upto: int) -> int | None:
+        """Powers up to ``upto`` events, unless one before it has every model slain: then its index."""
+        if self.destroyed is not None:
+            return self.destroyed if self.destroyed < upto else None
+        while len(self.powers) <= upto:
+            cur = self.powers[-1]
+            if not cur[0, 1:].any():
+                self.destroyed = len(self.powers) - 1
+                return self.destroyed
             u = np.cumsum(cur * self.unsaved, axis=-1)[0, -1]
             d = np.cumsum(cur * self.damage, axis=-1)[0, -1]
             self.rewards.append((float(u), float(d)))
             self.powers = np.concatenate([self.powers, self.step(cur)[None]])
-        return False
+        return None
 
     def power_series(self, vectors: list[np.ndarray], reward: Reward) -> np.ndarray:
         """sum_m vectors[m] T^m by Horner's scheme: pending events applied last."""
@@ -450,6 +475,25 @@ def _padded(dists: list[D.Dist], last: int) -> np.ndarray:
     for row, dist in zip(out, dists):
         row[:len(dist)] = dist
     return out
+
+
+class Counts:
+    """Distributions of a count (or sub-distributions, one per number of packets waiting) as rows.
+
+    ``tails[c][e]`` = P(N_c > e) and ``every[e]`` their sum over the rows, each summed in
+    the order a loop over the lists would take (cumsum), so as ``_tails`` does.
+    """
+
+    def __init__(self, table: np.ndarray):
+        self.table = table
+        backwards = np.cumsum(table[:, ::-1], axis=1)
+        self.tails = np.zeros(table.shape)
+        self.tails[:, :-1] = backwards[:, -2::-1]
+        self.every = (np.cumsum(self.tails, axis=0)[-1] if len(table) > 1 else self.tails[0]).tolist()
+
+    @classmethod
+    def of(cls, dists: list[D.Dist]) -> Counts:
+        return cls(_padded(dists, max(len(d) for d in dists) - 1))
 
 
 def _tails(count: D.Dist) -> list[float]:
@@ -618,13 +662,15 @@ class _Allocation:
             # 10e Mortal Wounds: a [PRECISION] attack's mortal wounds can go to a CHARACTER too.
             self.deferred.append((i, builder.chain(MORTAL, floor)))
         else:
-            self.state = self._absorb(normal, self.state, [prof.counts], self.rewards[i])[0]
+            self.state = self._absorb(normal, self.state, prof.table, self.rewards[i])[0]
         self.fresh = False
 
-    def _absorb(self, chain: Chain, v: np.ndarray, counts: list[D.Dist], reward: Reward) -> np.ndarray:
+    def _absorb(self, chain: Chain, v: np.ndarray, counts: Counts, reward: Reward) -> np.ndarray:
         """(counts, rows, states): ``Chain.absorb_each``, from the powers kept when the unit is untouched."""
-        if self.fresh and v.shape[1] * max(map(len, counts)) <= MEMO_CELLS:
+        if self.fresh and v.shape[1] * counts.table.shape[1] <= MEMO_CELLS:
             return chain.from_start(counts, reward)
+        if len(counts.table) == 1:
+            return chain.absorb(v, counts.table[0].tolist(), reward)[None]
         return chain.absorb_each(v, counts, reward)
 
     def _waiting(self, prof: _Profile, normal: Chain, v: np.ndarray, reward: Reward, cap: int | None) -> np.ndarray:
@@ -635,8 +681,8 @@ class _Allocation:
         joint law growing as the cube of the attacks.
         """
         if _joint_cheaper(prof):
-            return self._absorb(normal, v, _rows_by_mortal(prof), reward)
-        self._absorb(normal, v, [prof.normal_counts], reward)  # the normal wounds' rewards
+            return self._absorb(normal, v, _joint_counts(prof), reward)
+        self._absorb(normal, v, Counts.of([prof.normal_counts]), reward)  # the normal wounds' rewards
         return _with_packets(v, prof, normal, cap)
 
     def group_11e(self, i: int, builder: Builder, precise: bool, toughness: Plan) -> None:
@@ -668,7 +714,7 @@ class _Allocation:
                 # 24.10: the packets follow the group's normal damage; 06.02: non-CHARACTER models first.
                 afters.append(builder.chain(MORTAL, None).power_series(list(slabs), reward))
         elif self.fresh:
-            afters = [self._absorb(builder.chain(NORMAL, parts[0][2]), v, [parts[0][1].counts], reward)[0]]
+            afters = [self._absorb(builder.chain(NORMAL, parts[0][2]), v, parts[0][1].table, reward)[0]]
         else:
             afters = self._absorb_parts(builder, parts, reward)
         out = afters[0]
@@ -711,12 +757,16 @@ class _Profile:
         self.devastating = profile.devastating
         self.expected_wounds_per_attack = profile.expected_wounds_per_attack
         self.event_damage = profile.event_damage
-        self.attacks = profile.attacks
+        self.attacks = _attacks(tuple(profile.attacks_per_model), profile.models)
 
     @cached_property
     def counts(self) -> D.Dist:
         """Wounds (before saves) and mortal-wound packets the group makes."""
-        return D.random_sum(self.attacks, D.joint_total(self.per_attack))
+        return _random_sum(tuple(self.attacks), tuple(D.joint_total(self.per_attack)))
+
+    @cached_property
+    def table(self) -> Counts:
+        return Counts.of([self.counts])
 
     @cached_property
     def normal_counts(self) -> D.Dist:
@@ -731,6 +781,7 @@ class _Profile:
 # joint law of its wounds and packets while it stays small, attack by attack beyond.
 JOINT_GRADED_REACH = 48  # attacks x the most events one attack makes, for a law of every (k, m) up to a total
 JOINT_SPARSE_WORK = 3000  # dict operations of the sparse law (about keys x attacks^3 / 6), for any other law
+JOINT_SPARSE_ATTACKS = 12  # up to this many attacks the sparse law (Python dicts) beats the dense one (numpy calls)
 
 
 def _joint_cheaper(prof: _Profile) -> bool:
@@ -742,21 +793,38 @@ def _joint_cheaper(prof: _Profile) -> bool:
     return len(prof.per_attack) * attacks ** 3 // 6 <= JOINT_SPARSE_WORK
 
 
-def _rows_by_mortal(prof: _Profile) -> list[D.Dist]:
-    """[P(k normal wounds and m mortal wound packets) over k] for m = 0, 1, ..., over the group's attacks."""
-    degree = D.graded_degree(prof.per_attack)
-    if degree is not None:
-        joint = D.joint_random_sum_graded(prof.attacks, prof.per_attack, degree)
-        reach = degree * max(n for n, p in enumerate(prof.attacks) if p)
-        return [joint[:reach - m + 1, m].tolist() for m in range(reach + 1)]
-    joint = D.joint_random_sum(prof.attacks, prof.per_attack)
+def _joint_counts(prof: _Profile) -> Counts:
+    """Rows m = 0, 1, ...: P(k normal wounds and m mortal wound packets) over k, over the group's attacks."""
+    return _joint_table(tuple(prof.attacks), tuple(prof.per_attack.items()))
+
+
+@lru_cache(maxsize=256)
+def _joint_table(attacks: tuple[float, ...], per_attack: tuple[tuple[tuple[int, int], float], ...]) -> Counts:
+    law = dict(per_attack)
+    degree = D.graded_degree(law)
+    if degree is not None and len(attacks) > JOINT_SPARSE_ATTACKS:
+        joint = D.joint_random_sum_graded(list(attacks), law, degree)
+        reach = degree * max(n for n, p in enumerate(attacks) if p)
+        return Counts(np.ascontiguousarray(joint[:reach + 1, :reach + 1].T))
+    joint = D.joint_random_sum(list(attacks), law)
     rows: dict[int, D.Dist] = {}
     for (k, m), p in joint.items():
         row = rows.setdefault(m, [])
         if len(row) <= k:
             row.extend([0.0] * (k + 1 - len(row)))
         row[k] += p
-    return [rows.get(m, [0.0]) for m in range(max(rows) + 1)]
+    return Counts.of([rows.get(m, [0.0]) for m in range(max(rows) + 1)])
+
+
+# The group's count distributions, for the profiles that repeat (each weapon against each unit).
+@lru_cache(maxsize=512)
+def _attacks(per_model: tuple[float, ...], models: int) -> D.Dist:
+    return D.sum_iid(list(per_model), models)
+
+
+@lru_cache(maxsize=512)
+def _random_sum(count: tuple[float, ...], unit: tuple[float, ...]) -> D.Dist:
+    return D.random_sum(list(count), list(unit))
 
 
 def _with_packets(x: np.ndarray, prof: _Profile, normal: Chain, cap: int | None) -> np.ndarray:
