@@ -43,7 +43,7 @@ state vector that also counts the mortal-wound packets waiting (see ``_with_pack
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import log
 
@@ -624,7 +624,7 @@ class _Allocation:
         self.plan = plan(scenario.ruleset, target)
         self.lay = self.plan.lay
         # Hit and wound rolls see the whole unit; saves and Feel No Pain are per kind (_builder).
-        self.base = replace(target, models=self.plan.models, keywords=unit_keywords(target), feel_no_pain=None,
+        self.base = target.but(models=self.plan.models, keywords=unit_keywords(target), feel_no_pain=None,
                             kinds=())
         self.profiles: dict[tuple[int, int], _Profile] = {}
         self.state = np.zeros((1, self.plan.size))
@@ -642,7 +642,7 @@ class _Allocation:
         if key not in self.profiles:
             s, g = self.scenario, self.scenario.groups[i]
             self.profiles[key] = _Profile(group_profile(s.ruleset, g.models, g.weapon,
-                                                        replace(self.base, toughness=toughness),
+                                                        self.base.but(toughness=toughness),
                                                         g.conditions or s.conditions, g.modifiers or s.modifiers,
                                                         saves=False))
         return self.profiles[key]
