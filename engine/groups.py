@@ -676,11 +676,11 @@ class _Allocation:
     def _waiting(self, prof: _Profile, normal: Chain, v: np.ndarray, reward: Reward, cap: int | None) -> np.ndarray:
         """The states after the group's normal wounds by its packets waiting: (packets, rows, states).
 
-        Few attacks: the joint law of wounds and packets over the group, then one absorb per
-        packet count (sharing the powers). Many: attack by attack (``_with_packets``), the
-        joint law growing as the cube of the attacks.
+        Either the joint law of wounds and packets over the group, then one absorb per packet
+        count (sharing the powers), or attack by attack (``_with_packets``): the joint law
+        grows as the cube of the attacks, the steps as the states times the packets waiting.
         """
-        if _joint_cheaper(prof):
+        if _joint_cheaper(prof, v.size, cap):
             return self._absorb(normal, v, _joint_counts(prof), reward)
         self._absorb(normal, v, Counts.of([prof.normal_counts]), reward)  # the normal wounds' rewards
         return _with_packets(v, prof, normal, cap)
@@ -777,20 +777,39 @@ class _Profile:
         return D.random_sum(self.attacks, per_attack)
 
 
-# How a [DEVASTATING WOUNDS] group is resolved (measured on the benchmark's families): the
-# joint law of its wounds and packets while it stays small, attack by attack beyond.
-JOINT_GRADED_REACH = 48  # attacks x the most events one attack makes, for a law of every (k, m) up to a total
+# How a [DEVASTATING WOUNDS] group is resolved: the joint law of its wounds and packets
+# (bit for bit the law before issue 24, and cached per weapon profile) or attack by attack
+# on the states (``_with_packets``), whichever the cost model says is cheaper. Costs are in
+# array cells touched; a numpy call costs about NUMPY_CALL_CELLS on top (measured on the
+# bench's dice-heavy family: 2 cores, numpy 2).
+NUMPY_CALL_CELLS = 2000
+JOINT_CELL_COST = 1.5  # a cell of the dense joint law (a scaled add into a slice) against a cell of a step
 JOINT_SPARSE_WORK = 3000  # dict operations of the sparse law (about keys x attacks^3 / 6), for any other law
 JOINT_SPARSE_ATTACKS = 12  # up to this many attacks the sparse law (Python dicts) beats the dense one (numpy calls)
 
 
-def _joint_cheaper(prof: _Profile) -> bool:
-    """Whether the joint law of the group's wounds and packets costs less than stepping attack by attack."""
+def _joint_cheaper(prof: _Profile, cells: int, cap: int | None) -> bool:
+    """Whether the joint law of the group's wounds and packets costs less than stepping
+    attack by attack over ``cells`` state cells (the packets capped at ``cap``)."""
     attacks = len(prof.attacks) - 1
     degree = D.graded_degree(prof.per_attack)
-    if degree is not None:
-        return attacks * degree <= JOINT_GRADED_REACH
-    return len(prof.per_attack) * attacks ** 3 // 6 <= JOINT_SPARSE_WORK
+    if degree is None:
+        return len(prof.per_attack) * attacks ** 3 // 6 <= JOINT_SPARSE_WORK
+    keys = len(prof.per_attack)
+    # The dense law (the sparse one, used up to JOINT_SPARSE_ATTACKS attacks, costs less still):
+    # attack n adds each key's shifted copy of a (degree x n + 1)^2 block.
+    a = attacks
+    blocks = degree * degree * (a - 1) * a * (2 * a - 1) // 6 + degree * (a - 1) * a + a
+    joint = JOINT_CELL_COST * keys * blocks + NUMPY_CALL_CELLS * keys * a
+    # Attack by attack: before attack n, up to min(n x top_m, reach) + 1 counts of packets
+    # wait; each attack moves them by m (top_m + 1 slabs) and steps the states top_k times.
+    top_k = max(k for k, _ in prof.per_attack)
+    top_m = max(m for _, m in prof.per_attack)
+    reach = a * top_m if cap is None else min(cap, a * top_m)
+    growing = min(a, reach // top_m + 1) if top_m else a  # attacks before the count reaches ``reach``
+    widths = top_m * (growing - 1) * growing // 2 + growing + (a - growing) * (reach + 1)
+    step = (top_k + top_m + 1) * cells * widths + NUMPY_CALL_CELLS * (top_k + top_m + 6) * a
+    return joint <= step
 
 
 def _joint_counts(prof: _Profile) -> Counts:
