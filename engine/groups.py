@@ -43,6 +43,7 @@ state vector that also counts the mortal-wound packets waiting (see ``_with_pack
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import log
@@ -673,14 +674,17 @@ class _Allocation:
             return chain.absorb(v, counts.table[0].tolist(), reward)[None]
         return chain.absorb_each(v, counts, reward)
 
-    def _waiting(self, prof: _Profile, normal: Chain, v: np.ndarray, reward: Reward, cap: int | None) -> np.ndarray:
+    def _waiting(self, prof: _Profile, normal: Chain, v: np.ndarray, reward: Reward, cap: int | None,
+                 parts: int = 1) -> np.ndarray:
         """The states after the group's normal wounds by its packets waiting: (packets, rows, states).
 
         Either the joint law of wounds and packets over the group, then one absorb per packet
         count (sharing the powers), or attack by attack (``_with_packets``): the joint law
         grows as the cube of the attacks, the steps as the states times the packets waiting.
+        ``parts``: how many parts of the state vector meet this profile (11e), which share
+        one joint law (cached) but are stepped each on its own.
         """
-        if _joint_cheaper(prof, v.size, cap):
+        if _joint_cheaper(prof, v.size, cap, parts):
             return self._absorb(normal, v, _joint_counts(prof), reward)
         self._absorb(normal, v, Counts.of([prof.normal_counts]), reward)  # the normal wounds' rewards
         return _with_packets(v, prof, normal, cap)
@@ -708,9 +712,10 @@ class _Allocation:
             parts.append((part, prof, floor))
         if parts[0][1].devastating:
             afters = []
+            sharing = Counter(id(prof) for _, prof, _ in parts)
             for part, prof, floor in parts:
                 cap = plan_.total if builder.never_nothing else None
-                slabs = self._waiting(prof, builder.chain(NORMAL, floor), part, reward, cap)
+                slabs = self._waiting(prof, builder.chain(NORMAL, floor), part, reward, cap, sharing[id(prof)])
                 # 24.10: the packets follow the group's normal damage; 06.02: non-CHARACTER models first.
                 afters.append(builder.chain(MORTAL, None).power_series(list(slabs), reward))
         elif self.fresh:
@@ -788,9 +793,10 @@ JOINT_SPARSE_WORK = 3000  # dict operations of the sparse law (about keys x atta
 JOINT_SPARSE_ATTACKS = 12  # up to this many attacks the sparse law (Python dicts) beats the dense one (numpy calls)
 
 
-def _joint_cheaper(prof: _Profile, cells: int, cap: int | None) -> bool:
+def _joint_cheaper(prof: _Profile, cells: int, cap: int | None, parts: int = 1) -> bool:
     """Whether the joint law of the group's wounds and packets costs less than stepping
-    attack by attack over ``cells`` state cells (the packets capped at ``cap``)."""
+    attack by attack over ``cells`` state cells (the packets capped at ``cap``), ``parts``
+    times (the joint law is built once for them all)."""
     attacks = len(prof.attacks) - 1
     degree = D.graded_degree(prof.per_attack)
     if degree is None:
@@ -802,13 +808,15 @@ def _joint_cheaper(prof: _Profile, cells: int, cap: int | None) -> bool:
     blocks = degree * degree * (a - 1) * a * (2 * a - 1) // 6 + degree * (a - 1) * a + a
     joint = JOINT_CELL_COST * keys * blocks + NUMPY_CALL_CELLS * keys * a
     # Attack by attack: before attack n, up to min(n x top_m, reach) + 1 counts of packets
-    # wait; each attack moves them by m (top_m + 1 slabs) and steps the states top_k times.
+    # wait; each attack copies them moved by m (top_m + 1 slabs), weighs the slabs by the
+    # law of (k, m) (one tensordot) and steps the states top_k times (about two cells each).
     top_k = max(k for k, _ in prof.per_attack)
     top_m = max(m for _, m in prof.per_attack)
     reach = a * top_m if cap is None else min(cap, a * top_m)
     growing = min(a, reach // top_m + 1) if top_m else a  # attacks before the count reaches ``reach``
     widths = top_m * (growing - 1) * growing // 2 + growing + (a - growing) * (reach + 1)
-    step = (top_k + top_m + 1) * cells * widths + NUMPY_CALL_CELLS * (top_k + top_m + 6) * a
+    per_cell = (top_k + 2) * (top_m + 1) + 2 * top_k
+    step = parts * (per_cell * cells * widths + NUMPY_CALL_CELLS * (top_k + top_m + 6) * a)
     return joint <= step
 
 
