@@ -14,6 +14,7 @@ per group, the sum over the random number of attacks.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from warscribe.engine import dist as D
 from warscribe.engine.model import Conditions, Modifiers, Target, Weapon
@@ -198,7 +199,7 @@ def group_profile(
     sustained = _ability(weapon, "sustained-hits")
 
     extra_hits = D.dice(sustained["value"]) if sustained is not None else [1.0]
-    per_attack = per_attack_joint(hit, wound, unsaved, devastating, lethal, tuple(extra_hits))
+    per_attack = _per_attack_joint(hit, wound, unsaved, devastating, lethal, tuple(extra_hits))
 
     per_model = attacks_per_model(weapon, target, conditions)
 
@@ -264,6 +265,10 @@ def per_attack_joint(
             for key, p in part.items():
                 per_attack[key] = per_attack.get(key, 0.0) + weight * p
     return {key: p for key, p in per_attack.items() if p > 0.0} or {(0, 0): 1.0}
+
+
+# A pure function of a few small values that repeat across weapons and calls; its dicts are only read.
+_per_attack_joint = lru_cache(maxsize=1024)(per_attack_joint)
 
 
 def events_per_attack(profile: GroupProfile) -> D.Dist:

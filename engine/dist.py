@@ -215,6 +215,8 @@ def random_sum(count: Dist, unit: Dist, cap: int | None = None) -> Dist:
     last = support[-1]
     if last * last * len(unit) >= NUMPY_AT * 64:
         return _np_random_sum(count, unit, cap, last)
+    if last * last * len(unit) >= LOOP_NUMPY_AT:
+        return _random_sum_loop_np(count, unit, cap, last)
     acc = [0.0]
     power: Dist = [1.0]
     for n in range(last + 1):
@@ -224,6 +226,57 @@ def random_sum(count: Dist, unit: Dist, cap: int | None = None) -> Dist:
         if n < last:
             power = convolve(power, unit, cap)
     return acc
+
+
+# From about this much work (last count squared x unit length) ``random_sum``'s loop runs on numpy arrays.
+LOOP_NUMPY_AT = 2000
+
+
+def _random_sum_loop_np(count: Dist, unit: Dist, cap: int | None, last: int) -> Dist:
+    """``random_sum``'s loop with the powers as numpy arrays: the same products, summed in the same order."""
+    import numpy as np
+
+    u = np.asarray(unit, dtype=float)
+    acc = np.zeros(1)
+    power = np.ones(1)
+    for n in range(last + 1):
+        pn = count[n]
+        if pn:
+            if len(acc) < len(power):
+                acc = np.concatenate([acc, np.zeros(len(power) - len(acc))])
+            acc[:len(power)] += pn * power
+        if n < last:
+            power = _convolve_in_order(power, u, cap)
+    return acc.tolist()
+
+
+def _convolve_in_order(a, b, cap: int | None):
+    """``convolve`` of numpy arrays, bit for bit: each sum taken in the loop's order (a's index ascending)."""
+    import numpy as np
+
+    if len(a) == 1 and a[0] == 1.0:
+        return np.asarray(lump(b.tolist(), cap))
+    if len(b) == 1 and b[0] == 1.0:
+        return np.asarray(lump(a.tolist(), cap))
+    full = len(a) + len(b) - 1
+    size = full if cap is None or full <= cap + 1 else cap + 1
+    if len(a) * len(b) >= NUMPY_AT:
+        return np.asarray(_np_convolve(a.tolist(), b.tolist(), size))
+    out = np.zeros(size)
+    last = size - 1
+    lumped = full > size
+    # out[k] = sum over i ascending of a[i] b[k - i]: b's index descending. The lumped last
+    # entry takes every pair with i + j >= last, in the loop's order (i, then j).
+    end = last if lumped else size
+    for j in range(len(b) - 1, -1, -1):
+        n = min(len(a), end - j)
+        if n > 0 and b[j]:
+            out[j:j + n] += b[j] * a[:n]
+    if lumped:
+        products = np.outer(a, b)
+        reach = np.add.outer(np.arange(len(a)), np.arange(len(b))) >= last
+        out[last] = np.cumsum(np.where(reach, products, 0.0).ravel())[-1]
+    return out
 
 
 def _np_random_sum(count: Dist, unit: Dist, cap: int | None, last: int) -> Dist:
@@ -329,6 +382,42 @@ def joint_random_sum(count: Dist, unit: Joint, cap_k: int | None = None, cap_m: 
                 nxt += p * _shift_lumped(_shift_lumped(power, dk).T, dm).T
             power = nxt
     return {(int(k), int(m)): float(acc[k, m]) for k, m in zip(*np.nonzero(acc))}
+
+
+def graded_degree(unit: Joint) -> int | None:
+    """D when ``unit``'s keys are every (k, m) with k + m <= D, listed by k + m, then k descending."""
+    degree = max(k + m for k, m in unit)
+    expected = [(k, t - k) for t in range(degree + 1) for k in range(t, -1, -1)]
+    return degree if list(unit) == expected else None
+
+
+def joint_random_sum_graded(count: Dist, unit: Joint, degree: int):
+    """``joint_random_sum(count, unit)`` without caps, bit for bit, as a dense numpy array [k, m].
+
+    For a ``unit`` listed in graded order (``graded_degree``) the sparse loop meets the
+    keys of every power in that order too, so each (k, m) sums its terms over the unit's
+    keys in reverse order: that is the order kept here, one shifted array operation per
+    key. Cells with k + m above ``degree`` x (the largest count) are unreachable (zero).
+    """
+    import numpy as np
+
+    last = len(count) - 1
+    size = degree * last + 1
+    acc = np.zeros((size, size))
+    power = np.zeros((size, size))
+    power[0, 0] = 1.0
+    keys = list(unit.items())[::-1]
+    reach = 0  # power's cells are within k + m <= reach
+    for n, pn in enumerate(count):
+        if pn:
+            acc[:reach + 1, :reach + 1] += pn * power[:reach + 1, :reach + 1]
+        if n < last:
+            grown = min(reach + degree, size - 1)
+            nxt = np.zeros((size, size))
+            for (dk, dm), p in keys:
+                nxt[dk:dk + reach + 1, dm:dm + reach + 1] += p * power[:reach + 1, :reach + 1]
+            power, reach = nxt, grown
+    return acc
 
 
 def _joint_random_sum_sparse(count: Dist, unit: Joint) -> Joint:

@@ -28,18 +28,33 @@ page and the "Inquisitor's Hand" extract):
   mortal wound packet) is allocated to, so an event here is a *wound* before its save.
 
 The state is (rb, rc): wounds left in B and in C, flattened to ``rc * (|B| + 1) + rb``;
-state 0 is the destroyed unit.
+state 0 is the destroyed unit. What depends on the unit alone (which model is current
+in each state, the unit's Toughness there, where each state counts in the results) is
+computed once per unit (``Plan``, cached); a weapon group adds its loss tables, and an
+event moves a state vector with one numpy operation per number of wounds it can remove
+(``Chain``).
+
+Results are the same floats, bit for bit, as a plain Python loop over the states in
+ascending order (the form this replaced): every sum takes its terms in that order
+(elementwise numpy operations, ``cumsum`` and ``bincount``, never a BLAS product or a
+pairwise sum). Groups with [DEVASTATING WOUNDS] are stepped attack by attack on a
+state vector that also counts the mortal-wound packets waiting (see ``_with_packets``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from math import log
+
+import numpy as np
 
 from warscribe.engine import dist as D
 from warscribe.engine.attack import GroupProfile, active_abilities, group_profile
 from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
 from warscribe.engine.outcome import result
-from warscribe.engine.rules import feel_no_pain_loses, save_fail
+from warscribe.engine.rules import feel_no_pain_loses, save_fail_of
 
 NORMAL, MORTAL = "normal", "mortal"
 
@@ -108,8 +123,10 @@ def precision_applies(ruleset: str, target: Target) -> bool:
 
 
 def layout(ruleset: str, target: Target) -> Layout:
-    kinds = target.model_kinds()
-    precision = precision_applies(ruleset, target) and any(k.character for k in kinds)
+    return plan(ruleset, target).lay
+
+
+def _layout(kinds: tuple[ModelKind, ...], precision: bool) -> Layout:
     indexed = list(enumerate(kinds))
     if precision:
         body = [(i, k) for i, k in indexed if not k.character]
@@ -121,7 +138,11 @@ def layout(ruleset: str, target: Target) -> Layout:
 
 def state_count(ruleset: str, target: Target) -> int:
     """Size of the allocation state space (for the scenario's size limit)."""
-    return layout(ruleset, target).size
+    kinds = target.model_kinds()
+    if precision_applies(ruleset, target) and any(k.character for k in kinds):
+        body = sum(k.count * k.wounds for k in kinds if not k.character)
+        return (body + 1) * (sum(k.count * k.wounds for k in kinds if k.character) + 1)
+    return sum(k.count * k.wounds for k in kinds) + 1
 
 
 def unit_keywords(target: Target) -> frozenset[str]:
@@ -132,104 +153,312 @@ def unit_keywords(target: Target) -> frozenset[str]:
     return frozenset(out)
 
 
-class Toughness:
-    """The unit's Toughness for wound rolls, per state (10e: fixed; 11e: models alive)."""
+def plan(ruleset: str, target: Target) -> Plan:
+    return _plan(ruleset, target.model_kinds(), target.attached)
 
-    def __init__(self, ruleset: str, target: Target, lay: Layout):
-        kinds = lay.kinds
+
+@lru_cache(maxsize=64)
+def _plan(ruleset: str, kinds: tuple[ModelKind, ...], attached: bool) -> Plan:
+    return Plan(ruleset, kinds, attached)
+
+
+class Plan:
+    """What the unit's states mean, whatever shoots at it: computed once per unit.
+
+    Per state: the model an event goes to (``current``, for each [PRECISION] floor),
+    the unit's Toughness (10e: ``fixed_toughness``), the 11e [PRECISION] pick, and
+    where the state counts in the results (wounds removed, models slain, per kind).
+    """
+
+    def __init__(self, ruleset: str, kinds: tuple[ModelKind, ...], attached: bool):
+        precision = (ruleset == "11e" or attached) and any(k.character for k in kinds)
+        lay = self.lay = _layout(kinds, precision)
+        body, chars = lay.body, lay.chars
+        self.nb, self.size = nb, size = lay.nb, lay.size
+        self.wmax = max(k.wounds for k in kinds)
+        states = np.arange(size)
+        self.rb, self.rc = states % nb, states // nb
+        # The unit's Toughness (Toughness of engine/groups.py before: 10e fixed, 11e per state).
         guards = [k.toughness for k in kinds if not k.character]
-        self.fixed: int | None = None
+        self.fixed_toughness: int | None = None
         if ruleset == "10e":
             # 10e Leader: the bodyguard's Toughness while the attacking unit resolves its
             # attacks; a unit that is not attached: the highest (as 11e 05.02.01).
-            self.fixed = max(guards) if target.attached and guards else max(k.toughness for k in kinds)
-            return
-        self.attached = target.attached
-        self.body_guard = lay.body.max_over_alive(
-            [0 if kinds[i].character else kinds[i].toughness for i in lay.body.kind_of]
-        )
-        self.body_all = lay.body.max_over_alive([kinds[i].toughness for i in lay.body.kind_of])
-        self.chars_all = lay.chars.max_over_alive([kinds[i].toughness for i in lay.chars.kind_of])
-        self.highest = max(k.toughness for k in kinds)
-        self.nb = lay.nb
+            self.fixed_toughness = max(guards) if attached and guards else max(k.toughness for k in kinds)
+            self.toughness = None
+        else:
+            body_guard = body.max_over_alive([0 if kinds[i].character else kinds[i].toughness for i in body.kind_of])
+            body_all = body.max_over_alive([kinds[i].toughness for i in body.kind_of])
+            chars_all = chars.max_over_alive([kinds[i].toughness for i in chars.kind_of])
+            highest = max(k.toughness for k in kinds)
+            tough = []
+            for rc in range(chars.total + 1):
+                for rb in range(nb):
+                    if attached and body_guard[rb]:
+                        tough.append(body_guard[rb])
+                    else:
+                        tough.append(max(body_all[rb], chars_all[rc]) or highest)  # destroyed: any T will do
+            self.toughness = np.array(tough)
+        # 11e 24.28: the CHARACTER first in line is current until it is destroyed.
+        self.floor_11e = np.array([chars.tail[chars.head[rc][0] + 1] if rc else -1 for rc in range(chars.total + 1)])[
+            self.rc]
+        # Where each state counts in the results.
+        total = body.total + chars.total
+        b_first = np.array([body.first_alive(r) for r in range(nb)])
+        c_first = np.array([chars.first_alive(r) for r in range(chars.total + 1)])
+        self.removed_at = total - self.rb - self.rc
+        self.slain_at = b_first[self.rb] + c_first[self.rc]
+        self.models = sum(k.count for k in kinds)
+        self.total = total
+        self.slain_of_kind = []
+        for k in range(len(kinds)):
+            before_b = np.cumsum([0] + [1 if x == k else 0 for x in body.kind_of])
+            before_c = np.cumsum([0] + [1 if x == k else 0 for x in chars.kind_of])
+            self.slain_of_kind.append(before_b[b_first][self.rb] + before_c[c_first][self.rc])
+        self._current: dict[int | None, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def at(self, s: int) -> int:
-        if self.fixed is not None:
-            return self.fixed
-        rb, rc = s % self.nb, s // self.nb
-        if self.attached and self.body_guard[rb]:
-            return self.body_guard[rb]
-        return max(self.body_all[rb], self.chars_all[rc]) or self.highest  # destroyed: any T will do
+    def current(self, floor: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The model an event goes to, per state: (row, kind, in B, in C).
+
+        ``row`` is 1 + kind x (wmax + 1) + its wounds left (0 at state 0, where nothing
+        is left); ``kind`` is len(kinds) at state 0; ``in B``/``in C`` are 1.0 or 0.0.
+        Events go to C while its wounds left exceed ``floor`` (None: C only once B is gone).
+        """
+        if floor not in self._current:
+            lay = self.lay
+            rb, rc = self.rb, self.rc
+            b_kind = np.array([lay.body.kind_of[m] if m < len(lay.body.kind_of) else 0 for m, _ in lay.body.head])
+            b_w = np.array([w for _, w in lay.body.head])
+            c_kind = np.array([lay.chars.kind_of[m] if m < len(lay.chars.kind_of) else 0 for m, _ in lay.chars.head])
+            c_w = np.array([w for _, w in lay.chars.head])
+            in_c = (rb == 0) & (rc > 0)
+            if floor is not None:
+                in_c |= rc > floor
+            in_b = ~in_c & (rb > 0)
+            none = len(lay.kinds)
+            kind = np.where(in_c, c_kind[rc], np.where(in_b, b_kind[rb], none))
+            wounds = np.where(in_c, c_w[rc], np.where(in_b, b_w[rb], 0))
+            row = np.where(kind == none, 0, 1 + kind * (self.wmax + 1) + wounds)
+            self._current[floor] = (row, kind, in_b.astype(float), in_c.astype(float))
+        return self._current[floor]
 
 
-class StateChain:
-    """One event (a wound, or a mortal wound packet) on the unit's state.
+class Chain:
+    """One event (a wound, or a mortal wound packet) on the unit's states.
 
-    ``unsaved[s]`` and ``damage[s]`` are what one event at state s gets through the
-    save and inflicts through Feel No Pain (overkill included); the methods return
-    their expected totals over the events applied (a ``Reward``) with the states.
+    ``steps`` are (offset, coefficients): an event at state s removes j wounds from the
+    current model with probability q, moving its mass to s - j (B) or s - j x |B+1| (C);
+    the coefficients of offset o hold q at the states it leaves, ``stay`` the chance
+    that nothing is removed. ``unsaved[s]`` and ``damage[s]`` are what one event at
+    state s gets through the save and inflicts through Feel No Pain (overkill
+    included); the methods add their expected totals over the events applied to a
+    ``Reward``.
+
+    A state vector is an array whose last axis is the states; the rows before it are
+    independent (the 10e counts of packets waiting, one row per count).
     """
 
-    def __init__(self, by_state: list[list[tuple[int, float]]], unsaved: list[float], damage: list[float]):
-        self.size = len(by_state)
-        self.by_state = by_state
+    def __init__(self, stay: np.ndarray, steps: list[tuple[int, np.ndarray]], unsaved: np.ndarray,
+                 damage: np.ndarray):
+        self.stay = stay
+        # By offset, ascending: out[t] then adds its terms from s = t, t + 1, ... in order.
+        steps = sorted(steps, key=lambda x: x[0])
+        self.steps = [(o, c[o:]) for o, c in steps]
+        # The same as one gather: terms[t][i] = coefficient i of target t (stay first), from state source[t][i].
+        size = len(stay)
+        targets = np.arange(size)
+        self.source = np.minimum(targets[:, None] + np.array([0] + [o for o, _ in steps])[None, :], size - 1)
+        self.terms = np.array([stay] + [np.concatenate([c[o:], np.zeros(o)]) for o, c in steps]).T.copy()
         self.unsaved = unsaved
         self.damage = damage
+        # The unit untouched, then after 1, 2, ... events (``from_start``), grown on demand.
+        start = np.zeros((1, len(stay)))
+        start[0, -1] = 1.0
+        self.powers = start[None]
+        self.rewards: list[tuple[float, float]] = []  # the expected reward of an event at each power
+        self.destroyed: int | None = None  # the first power with every model slain
 
-    def step(self, v: D.Dist, weight: float, reward: Reward, support: list[int] | None = None) -> D.Dist:
-        """v T, adding ``weight`` x the expected reward of this event to ``reward``.
+    def step(self, v: np.ndarray) -> np.ndarray:
+        """v T: one event applied (to every row).
 
-        ``support``: the states where v has mass, when the caller knows them.
+        out[t] sums v[s] q(s -> t) over s = t, t + 1, ... in that order: as diagonals
+        (one operation per offset) or, with several offsets, as one gather and a cumsum.
         """
-        out = [0.0] * self.size
-        by_state, unsaved, damage = self.by_state, self.unsaved, self.damage
-        u = d = 0.0
-        for s in support if support is not None else _support(v):
-            p = v[s]
-            u += p * unsaved[s]
-            d += p * damage[s]
-            for t, q in by_state[s]:
-                out[t] += p * q
-        reward.unsaved += weight * u
-        reward.damage += weight * d
-        return out
+        if len(self.steps) < 2 or v.size > GATHER_CELLS:
+            out = v * self.stay
+            for o, c in self.steps:
+                out[..., :-o] += v[..., o:] * c
+            return out
+        return np.cumsum(v[..., self.source] * self.terms, axis=-1)[..., -1]
 
-    def absorb(self, v: D.Dist, count: D.Dist, reward: Reward) -> D.Dist:
+    def expected(self, vectors: list[np.ndarray], weights: list[float], reward: Reward) -> None:
+        """Adds weights[i] x (the expected reward of an event at vectors[i]), row by row, in order.
+
+        Each sum over the states is taken in ascending order (cumsum), as a loop would.
+        """
+        if not vectors:
+            return
+        stack = np.array(vectors)
+        unsaved = np.cumsum(stack * self.unsaved, axis=-1)[..., -1].T.tolist()
+        damage = np.cumsum(stack * self.damage, axis=-1)[..., -1].T.tolist()
+        for row_u, row_d in zip(unsaved, damage):
+            for w, u, d in zip(weights, row_u, row_d):
+                reward.unsaved += w * u
+                reward.damage += w * d
+
+    def absorb(self, v: np.ndarray, count: D.Dist, reward: Reward) -> np.ndarray:
         """sum_e P(N = e) v T^e: the states after N ~ count events."""
-        return self.absorb_each(v, [count], reward)[0]
-
-    def absorb_each(self, v: D.Dist, counts: list[D.Dist], reward: Reward) -> list[D.Dist]:
-        """absorb for several (sub-)distributions of the count, sharing the powers v T^e."""
-        size = self.size
-        accs = [[0.0] * size for _ in counts]
-        beyond = [_tails(c) for c in counts]
-        last = max(len(c) for c in counts) - 1
+        acc = np.zeros(v.shape)
+        tails = _tails(count)
+        last = len(count) - 1
+        check = self._may_empty(v, last)
         cur = v
+        seen: list[np.ndarray] = []
+        weights: list[float] = []
         for e in range(last + 1):
-            support = _support(cur)
-            for acc, count in zip(accs, counts):
-                pe = count[e] if e < len(count) else 0.0
-                if pe:
-                    for s in support:
-                        acc[s] += pe * cur[s]
-            more = sum(t[e] for t in beyond if e < len(t))  # P(N > e): the (e+1)-th event happens
+            pe = count[e]
+            if pe:
+                acc += pe * cur
+            more = tails[e]  # P(N > e): the (e+1)-th event happens
             if e == last or not more:
                 break
-            if not support or support == [0]:
-                # The unit is destroyed: the remaining events change nothing.
-                for acc, t in zip(accs, beyond):
-                    if e < len(t):
-                        acc[0] += t[e] * cur[0]
-                break
-            cur = self.step(cur, more, reward, support)
-        return accs
+            if check:
+                alive = cur[:, 1:].any(axis=1)
+                if not alive.all():
+                    # A destroyed unit: the remaining events change nothing.
+                    acc[:, 0] += more * cur[:, 0] * ~alive
+                    if not alive.any():
+                        break
+                    cur = cur * alive[:, None]
+            seen.append(cur)
+            weights.append(more)
+            cur = self.step(cur)
+        self.expected(seen, weights, reward)
+        return acc
 
-    def power_series(self, vectors: list[D.Dist], reward: Reward) -> D.Dist:
+    def _may_empty(self, v: np.ndarray, events: int) -> bool:
+        """False when every model surviving ``events`` events is certain: the mass on v's highest
+        state only leaves it by the chance that an event removes nothing there, and cannot
+        underflow to zero within that many events."""
+        if v.shape[0] != 1:
+            return True
+        held = np.flatnonzero(v[0])
+        if not len(held) or not held[-1]:
+            return True
+        top = int(held[-1])
+        stay = float(self.stay[top])
+        return stay <= 0.0 or log(float(v[0, top])) + events * log(stay) < -700.0
+
+    def absorb_each(self, v: np.ndarray, counts: Counts, reward: Reward) -> np.ndarray:
+        """``absorb`` for several (sub-)distributions of the count, sharing the powers v T^e: (counts, rows, states)."""
+        table, tails, every = counts.table, counts.tails, counts.every
+        last = table.shape[1] - 1
+        acc = np.zeros((len(table),) + v.shape)
+        cur = v
+        seen: list[np.ndarray] = []
+        weights: list[float] = []
+        for e in range(last + 1):
+            pe = table[:, e]
+            if pe.any():
+                acc += pe[:, None, None] * cur
+            more = every[e]  # P(N > e): the (e+1)-th event happens
+            if e == last or not more:
+                break
+            alive = cur[:, 1:].any(axis=1)
+            if not alive.all():
+                # A destroyed unit: the remaining events change nothing.
+                acc[:, :, 0] += tails[:, e, None] * (cur[:, 0] * ~alive)
+                if not alive.any():
+                    break
+                cur = cur * alive[:, None]
+            seen.append(cur)
+            weights.append(more)
+            cur = self.step(cur)
+        self.expected(seen, weights, reward)
+        return acc
+
+    def absorb_rows(self, v: np.ndarray, counts: list[D.Dist], reward: Reward) -> np.ndarray:
+        """``absorb`` of each row of v by its own count: the rows at once, each summed as on its own."""
+        if len(counts) == 1:
+            return self.absorb(v, counts[0], reward)
+        last = max(len(c) for c in counts) - 1
+        table, tails = _padded(counts, last), _padded([_tails(c) for c in counts], last)
+        acc = np.zeros(v.shape)
+        cur = v
+        seen: list[np.ndarray] = []
+        weights: list[np.ndarray] = []
+        for e in range(last + 1):
+            acc += table[:, e, None] * cur
+            more = tails[:, e]  # a row whose count is done has none: it adds nothing more
+            if e == last or not more.any():
+                break
+            dead = ~cur[:, 1:].any(axis=1)
+            if dead.any():
+                acc[:, 0] += more * cur[:, 0] * dead
+                if dead.all():
+                    break
+                cur = cur * ~dead[:, None]
+            seen.append(cur)
+            weights.append(more)
+            cur = self.step(cur)
+        if seen:
+            stack = np.array(seen)
+            weight = np.array(weights)
+            unsaved = np.cumsum(stack * self.unsaved, axis=-1)[..., -1]
+            damage = np.cumsum(stack * self.damage, axis=-1)[..., -1]
+            for row_w, row_u, row_d in zip(weight.T.tolist(), unsaved.T.tolist(), damage.T.tolist()):
+                for w, u, d in zip(row_w, row_u, row_d):
+                    reward.unsaved += w * u
+                    reward.damage += w * d
+        return acc
+
+    def from_start(self, counts: Counts, reward: Reward) -> np.ndarray:
+        """``absorb_each`` from the untouched unit: the same sums, over powers kept from earlier calls."""
+        every = counts.every
+        last = len(every) - 1
+        stop = next((e for e in range(last + 1) if e == last or not every[e]), last)
+        dead = self._grow(stop)
+        mores = every[:stop if dead is None else dead]
+        used = len(mores) + 1
+        powers = self.powers[:used]
+        table = counts.table[:, :used]
+        if len(table) == 1 and used > 4:
+            acc = np.cumsum(table[0, :, None, None] * powers, axis=0)[-1][None]
+        else:
+            acc = np.zeros((len(table),) + powers.shape[1:])
+            for e in range(used):
+                acc += table[:, e, None, None] * powers[e]
+        if dead is not None:
+            acc[:, :, 0] += counts.tails[:, dead, None] * powers[dead][:, 0]
+        for more, (u, d) in zip(mores, self.rewards):
+            reward.unsaved += more * u
+            reward.damage += more * d
+        return acc
+
+    def _grow(self, upto: int) -> int | None:
+        """Powers up to ``upto`` events, unless one before it has every model slain: then its index."""
+        if self.destroyed is not None:
+            return self.destroyed if self.destroyed < upto else None
+        while len(self.powers) <= upto:
+            cur = self.powers[-1]
+            if not cur[0, 1:].any():
+                self.destroyed = len(self.powers) - 1
+                return self.destroyed
+            u = np.cumsum(cur * self.unsaved, axis=-1)[0, -1]
+            d = np.cumsum(cur * self.damage, axis=-1)[0, -1]
+            self.rewards.append((float(u), float(d)))
+            self.powers = np.concatenate([self.powers, self.step(cur)[None]])
+        return None
+
+    def power_series(self, vectors: list[np.ndarray], reward: Reward) -> np.ndarray:
         """sum_m vectors[m] T^m by Horner's scheme: pending events applied last."""
-        out = list(vectors[-1])
+        out = vectors[-1].copy()
+        seen = []
         for m in range(len(vectors) - 2, -1, -1):
-            out = self.step(out, 1.0, reward)
-            _add(out, vectors[m], 1.0)
+            seen.append(out)
+            out = self.step(out)
+            out += vectors[m]
+        self.expected(seen, [1.0] * len(seen), reward)
         return out
 
 
@@ -239,6 +468,33 @@ class Reward:
 
     unsaved: float = 0.0
     damage: float = 0.0
+
+
+def _padded(dists: list[D.Dist], last: int) -> np.ndarray:
+    """The distributions as rows of one array, zeros after their ends."""
+    out = np.zeros((len(dists), last + 1))
+    for row, dist in zip(out, dists):
+        row[:len(dist)] = dist
+    return out
+
+
+class Counts:
+    """Distributions of a count (or sub-distributions, one per number of packets waiting) as rows.
+
+    ``tails[c][e]`` = P(N_c > e) and ``every[e]`` their sum over the rows, each summed in
+    the order a loop over the lists would take (cumsum), so as ``_tails`` does.
+    """
+
+    def __init__(self, table: np.ndarray):
+        self.table = table
+        backwards = np.cumsum(table[:, ::-1], axis=1)
+        self.tails = np.zeros(table.shape)
+        self.tails[:, :-1] = backwards[:, -2::-1]
+        self.every = (np.cumsum(self.tails, axis=0)[-1] if len(table) > 1 else self.tails[0]).tolist()
+
+    @classmethod
+    def of(cls, dists: list[D.Dist]) -> Counts:
+        return cls(_padded(dists, max(len(d) for d in dists) - 1))
 
 
 def _tails(count: D.Dist) -> list[float]:
@@ -251,66 +507,62 @@ def _tails(count: D.Dist) -> list[float]:
     return out
 
 
-def _support(v: D.Dist) -> list[int]:
-    return [s for s, p in enumerate(v) if p]
-
-
-def _add(acc: D.Dist, v: D.Dist, weight: float) -> None:
-    for s, p in enumerate(v):
-        if p:
-            acc[s] += weight * p
-
-
-def kind_view(kind: ModelKind, base: Target) -> Target:
-    """A single-profile Target with one kind's save and Feel No Pain (for the rules helpers)."""
-    return replace(base, save=kind.save, invulnerable=kind.invulnerable, feel_no_pain=kind.feel_no_pain,
-                   wounds=kind.wounds)
-
-
 class Builder:
-    """Transition tables of one weapon group's events on the unit's states."""
+    """The chains of one weapon group's events on the unit's states."""
 
-    def __init__(self, lay: Layout, loss: dict[str, list[list[list[tuple[int, float]]]]],
-                 unsaved: dict[str, list[float]], damage: dict[str, list[float]]):
-        self.lay = lay
-        self.loss = loss  # loss[event][kind][w] = [(wounds removed, p)]
-        self.unsaved = unsaved  # unsaved[event][kind]
-        self.damage = damage  # damage[event][kind]: mean damage through the save and FNP
-        self.cache: dict[tuple[str, int | None], StateChain] = {}
+    def __init__(self, plan_: Plan, fail: list[float], through: list[D.Dist]):
+        self.plan = plan_
+        self.fail = tuple(fail)  # per kind: the save against this weapon fails
+        self.through = tuple(map(tuple, through))  # per kind: the damage of an event through its Feel No Pain
+        # Every packet takes a wound when no kind can ignore all of its damage.
+        self.never_nothing = all(t[0] == 0.0 for t in through)
 
-    def chain(self, event: str, floor: int | None) -> StateChain:
+    def chain(self, event: str, floor: int | None) -> Chain:
         """Events that go to C while its wounds left exceed ``floor`` (None: never first)."""
-        key = (event, floor)
-        if key not in self.cache:
-            self.cache[key] = self._build(event, floor)
-        return self.cache[key]
-
-    def _build(self, event: str, floor: int | None) -> StateChain:
-        lay = self.lay
-        nb = lay.nb
-        body, chars = lay.body, lay.chars
-        loss, unsaved, damage = self.loss[event], self.unsaved[event], self.damage[event]
-        by_state: list[list[tuple[int, float]]] = []
-        u = [0.0] * lay.size
-        dmg = [0.0] * lay.size
-        for s in range(lay.size):
-            rb, rc = s % nb, s // nb
-            if (floor is not None and rc > floor) or (rb == 0 and rc > 0):
-                model, w = chars.head[rc]
-                kind, unit = chars.kind_of[model], nb
-            elif rb > 0:
-                model, w = body.head[rb]
-                kind, unit = body.kind_of[model], 1
-            else:
-                by_state.append([(s, 1.0)])
-                continue
-            by_state.append([(s - j * unit, p) for j, p in loss[kind][w]])
-            u[s] = unsaved[kind]
-            dmg[s] = damage[kind]
-        return StateChain(by_state, u, dmg)
+        return _chain(self.plan, floor, self.fail if event == NORMAL else (1.0,) * len(self.fail), self.through)
 
 
-def loss_table(fail: float, damage: D.Dist, wounds: int) -> list[list[tuple[int, float]]]:
+# Up to this many numbers a step is one gather (fewer numpy calls); beyond, one operation per offset.
+GATHER_CELLS = 256
+# Powers of the untouched unit a chain keeps (states x events): about 400 kB at most.
+MEMO_CELLS = 50_000
+
+
+# A chain depends on the unit and on each kind's save and damage, not on the weapon that
+# made them: many weapons (every AP -1 Damage 1 gun against one unit) share it.
+@lru_cache(maxsize=128)
+def _chain(p: Plan, floor: int | None, fails: tuple[float, ...], throughs: tuple[tuple[float, ...], ...]) -> Chain:
+    kinds = p.lay.kinds
+    reach = min(p.wmax, max(len(t) for t in throughs) - 1)
+    # rows[1 + kind x (wmax + 1) + w][j] = P(an event removes j wounds from a model with w left).
+    rows = [[1.0] + [0.0] * reach]  # state 0: nothing left to remove
+    for kind, fail, through in zip(kinds, fails, throughs):
+        rows += loss_rows(fail, through, kind.wounds, p.wmax, reach)
+    row, kind, in_b, in_c = p.current(floor)
+    table = np.array(rows)
+    removes = table[:, 1:].T[:, row]  # removes[j - 1][s]: j wounds at state s
+    to_b = removes * in_b
+    to_c = removes * in_c
+    steps = [(j + 1, to_b[j]) for j in np.flatnonzero(to_b.any(axis=1)).tolist()]
+    steps += [((j + 1) * p.nb, to_c[j]) for j in np.flatnonzero(to_c.any(axis=1)).tolist()]
+    means = [f * D.mean(t) for f, t in zip(fails, throughs)]
+    unsaved = np.array(list(fails) + [0.0])[kind]
+    damage = np.array(means + [0.0])[kind]
+    return Chain(table[row, 0], steps, unsaved, damage)
+
+
+@lru_cache(maxsize=1024)
+def loss_rows(fail: float, damage: tuple[float, ...], wounds: int, wmax: int, reach: int) -> list[list[float]]:
+    """``loss_table`` as dense rows j = 0..reach for w = 0..wmax (zero rows where w is 0 or above ``wounds``)."""
+    out = [[0.0] * (reach + 1) for _ in range(wmax + 1)]
+    for w, row in enumerate(loss_table(fail, damage, wounds)):
+        for j, q in row:
+            out[w][j] = q
+    return out
+
+
+@lru_cache(maxsize=1024)
+def loss_table(fail: float, damage: tuple[float, ...], wounds: int) -> list[list[tuple[int, float]]]:
     """table[w] = [(j, P(an event removes j wounds from a model with w left))]."""
     out: list[list[tuple[int, float]]] = [[]]
     for w in range(1, wounds + 1):
@@ -323,31 +575,14 @@ def loss_table(fail: float, damage: D.Dist, wounds: int) -> list[list[tuple[int,
     return out
 
 
-def by_model(lay: Layout, final: D.Dist) -> list[ModelSummary]:
+def by_model(plan_: Plan, final: np.ndarray) -> list[ModelSummary]:
     """Models slain of each kind, from the distribution over states."""
-    kinds = lay.kinds
-
-    def slain_before(seq: Sequence) -> list[list[int]]:
-        # slain_before(seq)[i]: models of each kind among the first i of the sequence.
-        rows = [[0] * len(kinds)]
-        for k in seq.kind_of:
-            rows.append(list(rows[-1]))
-            rows[-1][k] += 1
-        return rows
-
-    body, chars = slain_before(lay.body), slain_before(lay.chars)
-    slain = [[0.0] * (k.count + 1) for k in kinds]
-    for s, p in enumerate(final):
-        if p:
-            rb, rc = lay.split(s)
-            b, c = body[lay.body.first_alive(rb)], chars[lay.chars.first_alive(rc)]
-            for k in range(len(kinds)):
-                slain[k][b[k] + c[k]] += p
-    return [
-        ModelSummary(name=k.name, count=k.count, models_slain=dist, expected_models_slain=D.mean(dist),
-                     p_all_slain=dist[-1])
-        for k, dist in zip(kinds, slain)
-    ]
+    out = []
+    for kind, at in zip(plan_.lay.kinds, plan_.slain_of_kind):
+        dist = np.bincount(at, weights=final, minlength=kind.count + 1).tolist()
+        out.append(ModelSummary(name=kind.name, count=kind.count, models_slain=dist, expected_models_slain=D.mean(dist),
+                                p_all_slain=dist[-1]))
+    return out
 
 
 def evaluate_kinds(scenario: Scenario) -> Result:
@@ -361,12 +596,12 @@ def evaluate_kinds(scenario: Scenario) -> Result:
         weapon = active_abilities(group.weapon, run.base)
         # Effects may change the models' characteristics for this group only (engine/effects.py).
         target = group.target or scenario.target
-        toughness = run.toughness if group.target is None else Toughness(
-            scenario.ruleset, target, layout(scenario.ruleset, target))
+        toughness = run.plan if group.target is None else plan(scenario.ruleset, target)
         # The group's profile against the unit as it stands when the attacks begin.
-        run.first.append(run.profile(i, toughness.at(run.lay.size - 1)))
-        builder = _builder(scenario.ruleset, run.lay, target.model_kinds(), group.conditions or scenario.conditions,
-                           weapon, run.base, run.first[-1].event_damage)
+        start = toughness.fixed_toughness if toughness.toughness is None else int(toughness.toughness[-1])
+        run.first.append(run.profile(i, start))
+        builder = _builder(scenario.ruleset, run.plan, target.model_kinds(), group.conditions or scenario.conditions,
+                           weapon, run.first[-1].event_damage)
         precise = run.lay.precision and weapon.has("precision")
         if scenario.ruleset == "10e":
             run.group_10e(i, builder, precise, toughness)
@@ -379,148 +614,325 @@ def evaluate_kinds(scenario: Scenario) -> Result:
 class _Allocation:
     """The distribution over allocation states while the weapon groups resolve.
 
-    ``state`` maps a label to a vector over states: the label holds the counts of 10e
-    [DEVASTATING WOUNDS] packets still waiting, one per deferred group (11e: none).
+    ``state`` is (rows, states). In 10e the rows count the [DEVASTATING WOUNDS] packets
+    still waiting, one count per deferred group (``waiting``: how many values each
+    takes, earliest group first, the latest varying fastest); in 11e there is one row.
     """
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         target = scenario.target
-        self.lay = layout(scenario.ruleset, target)
-        self.toughness = Toughness(scenario.ruleset, target, self.lay)
-        models = sum(k.count for k in self.lay.kinds)
+        self.plan = plan(scenario.ruleset, target)
+        self.lay = self.plan.lay
         # Hit and wound rolls see the whole unit; saves and Feel No Pain are per kind (_builder).
-        self.base = replace(target, models=models, keywords=unit_keywords(target), feel_no_pain=None, kinds=())
-        self.profiles: dict[tuple[int, int], GroupProfile] = {}
-        start = [0.0] * self.lay.size
-        start[-1] = 1.0
-        self.state: dict[tuple[int, ...], D.Dist] = {(): start}
-        self.deferred: list[tuple[int, StateChain]] = []
+        self.base = target.but(models=self.plan.models, keywords=unit_keywords(target), feel_no_pain=None,
+                            kinds=())
+        self.profiles: dict[tuple[int, int], _Profile] = {}
+        self.state = np.zeros((1, self.plan.size))
+        self.state[0, -1] = 1.0
+        self.fresh = True  # the unit is untouched (no weapon group resolved yet)
+        self.waiting: list[int] = []
+        self.deferred: list[tuple[int, Chain]] = []
         self.rewards = [Reward() for _ in scenario.groups]
         self.wounds_mean = [0.0] * len(scenario.groups)
-        self.first: list[GroupProfile] = []
+        self.first: list[_Profile] = []
 
-    def profile(self, i: int, toughness: int) -> GroupProfile:
+    def profile(self, i: int, toughness: int) -> _Profile:
         """Group i's wounds (before saves) against the unit's Toughness ``toughness``."""
         key = (i, toughness)
         if key not in self.profiles:
             s, g = self.scenario, self.scenario.groups[i]
-            self.profiles[key] = group_profile(s.ruleset, g.models, g.weapon, replace(self.base, toughness=toughness),
-                                               g.conditions or s.conditions, g.modifiers or s.modifiers, saves=False)
+            self.profiles[key] = _Profile(group_profile(s.ruleset, g.models, g.weapon,
+                                                        self.base.but(toughness=toughness),
+                                                        g.conditions or s.conditions, g.modifiers or s.modifiers,
+                                                        saves=False))
         return self.profiles[key]
 
-    def group_10e(self, i: int, builder: Builder, precise: bool, toughness: Toughness) -> None:
+    def group_10e(self, i: int, builder: Builder, precise: bool, toughness: Plan) -> None:
         """One Toughness throughout; [DEVASTATING WOUNDS] packets wait for every group."""
         floor = 0 if precise else None
-        prof = self.profile(i, toughness.fixed)
+        prof = self.profile(i, toughness.fixed_toughness)
         self.wounds_mean[i] = D.mean(prof.attacks) * prof.expected_wounds_per_attack
         normal = builder.chain(NORMAL, floor)
-        new_state: dict[tuple[int, ...], D.Dist] = {}
         if prof.devastating:
-            rows = _rows_by_mortal(prof)
-            ms = sorted(rows)
-            for label, v in self.state.items():
-                accs = normal.absorb_each(v, [rows[m] for m in ms], self.rewards[i])
-                for m, acc in zip(ms, accs):
-                    new_state[label + (m,)] = acc
+            cap = self.plan.total if builder.never_nothing else None
+            slabs = self._waiting(prof, normal, self.state, self.rewards[i], cap)
+            # (earlier counts..., this count, states): this count varies fastest.
+            self.state = np.ascontiguousarray(slabs.transpose(1, 0, 2)).reshape(-1, self.plan.size)
+            self.waiting.append(slabs.shape[0])
             # 10e Mortal Wounds: a [PRECISION] attack's mortal wounds can go to a CHARACTER too.
             self.deferred.append((i, builder.chain(MORTAL, floor)))
         else:
-            counts = D.random_sum(prof.attacks, D.joint_total(prof.per_attack))
-            for label, v in self.state.items():
-                new_state[label] = normal.absorb(v, counts, self.rewards[i])
-        self.state = new_state
+            self.state = self._absorb(normal, self.state, prof.table, self.rewards[i])[0]
+        self.fresh = False
 
-    def group_11e(self, i: int, builder: Builder, precise: bool, toughness: Toughness) -> None:
+    def _absorb(self, chain: Chain, v: np.ndarray, counts: Counts, reward: Reward) -> np.ndarray:
+        """(counts, rows, states): ``Chain.absorb_each``, from the powers kept when the unit is untouched."""
+        if self.fresh and v.shape[1] * counts.table.shape[1] <= MEMO_CELLS:
+            return chain.from_start(counts, reward)
+        if len(counts.table) == 1:
+            return chain.absorb(v, counts.table[0].tolist(), reward)[None]
+        return chain.absorb_each(v, counts, reward)
+
+    def _waiting(self, prof: _Profile, normal: Chain, v: np.ndarray, reward: Reward, cap: int | None,
+                 parts: int = 1) -> np.ndarray:
+        """The states after the group's normal wounds by its packets waiting: (packets, rows, states).
+
+        Either the joint law of wounds and packets over the group, then one absorb per packet
+        count (sharing the powers), or attack by attack (``_with_packets``): the joint law
+        grows as the cube of the attacks, the steps as the states times the packets waiting.
+        ``parts``: how many parts of the state vector meet this profile (11e), which share
+        one joint law (cached) but are stepped each on its own.
+        """
+        if _joint_cheaper(prof, v.size, cap, parts):
+            return self._absorb(normal, v, _joint_counts(prof), reward)
+        self._absorb(normal, v, Counts.of([prof.normal_counts]), reward)  # the normal wounds' rewards
+        return _with_packets(v, prof, normal, cap)
+
+    def group_11e(self, i: int, builder: Builder, precise: bool, toughness: Plan) -> None:
         """Toughness and the [PRECISION] pick read from the state when the group begins."""
-        lay = self.lay
-        parts: dict[tuple[int, int | None], D.Dist] = {}
-        for s, p in enumerate(self.state[()]):
-            if p:
-                rc = s // lay.nb
-                # 24.28: the CHARACTER first in line is current until it is destroyed.
-                floor = lay.chars.tail[lay.chars.head[rc][0] + 1] if precise and rc else None
-                part = parts.setdefault((toughness.at(s), floor), [0.0] * lay.size)
-                part[s] = p
-        out = [0.0] * lay.size
+        plan_ = self.plan
+        v = self.state
+        tough = toughness.toughness
+        # One part per (Toughness, pick), in the order of their first state.
+        floors = plan_.floor_11e if precise else None
+        keys = tough if floors is None else tough * (plan_.lay.chars.total + 2) + (floors + 1)
+        order = list(dict.fromkeys(keys[np.flatnonzero(v[0])].tolist()))
         reward = self.rewards[i]
-        for (toughness, floor), part in parts.items():
-            prof = self.profile(i, toughness)
-            self.wounds_mean[i] += sum(part) * D.mean(prof.attacks) * prof.expected_wounds_per_attack
-            normal = builder.chain(NORMAL, floor)
-            if prof.devastating:
-                rows = _rows_by_mortal(prof)
-                accs = normal.absorb_each(part, [rows.get(m, [0.0]) for m in range(max(rows) + 1)], reward)
-                # 24.10: the packets follow the group's normal damage; 06.02: non-CHARACTER models first.
-                after = builder.chain(MORTAL, None).power_series(accs, reward)
+        parts = []
+        for key in order:
+            part = v if len(order) == 1 else np.where(keys == key, v, 0.0)
+            if floors is None:
+                t, floor = key, None
             else:
-                counts = D.random_sum(prof.attacks, D.joint_total(prof.per_attack))
-                after = normal.absorb(part, counts, reward)
-            _add(out, after, 1.0)
-        self.state = {(): out}
+                t, f = divmod(key, plan_.lay.chars.total + 2)
+                floor = None if f == 0 else f - 1
+            prof = self.profile(i, t)
+            self.wounds_mean[i] += float(np.cumsum(part)[-1]) * D.mean(prof.attacks) * prof.expected_wounds_per_attack
+            parts.append((part, prof, floor))
+        if parts[0][1].devastating:
+            afters = []
+            sharing = Counter(id(prof) for _, prof, _ in parts)
+            for part, prof, floor in parts:
+                cap = plan_.total if builder.never_nothing else None
+                slabs = self._waiting(prof, builder.chain(NORMAL, floor), part, reward, cap, sharing[id(prof)])
+                # 24.10: the packets follow the group's normal damage; 06.02: non-CHARACTER models first.
+                afters.append(builder.chain(MORTAL, None).power_series(list(slabs), reward))
+        elif self.fresh:
+            afters = [self._absorb(builder.chain(NORMAL, parts[0][2]), v, parts[0][1].table, reward)[0]]
+        else:
+            afters = self._absorb_parts(builder, parts, reward)
+        out = afters[0]
+        for after in afters[1:]:
+            out = out + after
+        self.state = out
+        self.fresh = False
+
+    def _absorb_parts(self, builder: Builder, parts: list, reward: Reward) -> list[np.ndarray]:
+        """Each part through its own counts; consecutive parts of one chain as rows of one absorb
+        (which adds the rewards part after part, as one absorb per part would)."""
+        out: list[np.ndarray] = []
+        start = 0
+        while start < len(parts):
+            floor = parts[start][2]
+            end = start + 1
+            while end < len(parts) and parts[end][2] == floor:  # consecutive parts of one chain
+                end += 1
+            batch = parts[start:end]
+            rows = np.concatenate([part for part, _, _ in batch])
+            after = builder.chain(NORMAL, floor).absorb_rows(rows, [prof.counts for _, prof, _ in batch], reward)
+            out += [row[None] for row in after]
+            start = end
+        return out
 
     def resolve_deferred(self) -> None:
         """10e: the waiting packets, after every group's normal damage, in group order."""
-        for i, chain in self.deferred:
-            # The first label component belongs to the earliest deferred group.
-            grouped: dict[tuple[int, ...], list[D.Dist]] = {}
-            for label, v in self.state.items():
-                vectors = grouped.setdefault(label[1:], [])
-                while len(vectors) <= label[0]:
-                    vectors.append([0.0] * self.lay.size)
-                vectors[label[0]] = v
-            self.state = {rest: chain.power_series(vectors, self.rewards[i]) for rest, vectors in grouped.items()}
+        for (i, chain), width in zip(self.deferred, self.waiting):
+            # The earliest group's count varies slowest: its slabs are contiguous blocks of rows.
+            slabs = self.state.reshape(width, -1, self.plan.size)
+            self.state = chain.power_series(list(slabs), self.rewards[i])
 
 
-def _rows_by_mortal(prof) -> dict[int, D.Dist]:
-    """{m: [P(k normal wounds and m mortal wound packets)]} over the group's attacks."""
-    joint = D.joint_random_sum(prof.attacks, prof.per_attack)
+class _Profile:
+    """A weapon group's profile with what the allocation reads of it, computed once."""
+
+    def __init__(self, profile: GroupProfile):
+        self.profile = profile
+        self.per_attack = profile.per_attack
+        self.devastating = profile.devastating
+        self.expected_wounds_per_attack = profile.expected_wounds_per_attack
+        self.event_damage = profile.event_damage
+        self.attacks = _attacks(tuple(profile.attacks_per_model), profile.models)
+
+    @cached_property
+    def counts(self) -> D.Dist:
+        """Wounds (before saves) and mortal-wound packets the group makes."""
+        return _random_sum(tuple(self.attacks), tuple(D.joint_total(self.per_attack)))
+
+    @cached_property
+    def table(self) -> Counts:
+        return Counts.of([self.counts])
+
+    @cached_property
+    def normal_counts(self) -> D.Dist:
+        """Wounds (before saves) the group makes, packets aside."""
+        per_attack: D.Dist = []
+        for (k, _), p in self.per_attack.items():
+            D.add_scaled(per_attack, D.point(k), p)
+        return D.random_sum(self.attacks, per_attack)
+
+
+# How a [DEVASTATING WOUNDS] group is resolved: the joint law of its wounds and packets
+# (bit for bit the law before issue 24, and cached per weapon profile) or attack by attack
+# on the states (``_with_packets``), whichever the cost model says is cheaper. Costs are in
+# array cells touched; a numpy call costs about NUMPY_CALL_CELLS on top (measured on the
+# bench's dice-heavy family: 2 cores, numpy 2).
+NUMPY_CALL_CELLS = 2000
+JOINT_CELL_COST = 1.5  # a cell of the dense joint law (a scaled add into a slice) against a cell of a step
+JOINT_SPARSE_WORK = 3000  # dict operations of the sparse law (about keys x attacks^3 / 6), for any other law
+JOINT_SPARSE_ATTACKS = 12  # up to this many attacks the sparse law (Python dicts) beats the dense one (numpy calls)
+
+
+def _joint_cheaper(prof: _Profile, cells: int, cap: int | None, parts: int = 1) -> bool:
+    """Whether the joint law of the group's wounds and packets costs less than stepping
+    attack by attack over ``cells`` state cells (the packets capped at ``cap``), ``parts``
+    times (the joint law is built once for them all)."""
+    attacks = len(prof.attacks) - 1
+    degree = D.graded_degree(prof.per_attack)
+    if degree is None:
+        return len(prof.per_attack) * attacks ** 3 // 6 <= JOINT_SPARSE_WORK
+    keys = len(prof.per_attack)
+    # The dense law (the sparse one, used up to JOINT_SPARSE_ATTACKS attacks, costs less still):
+    # attack n adds each key's shifted copy of a (degree x n + 1)^2 block.
+    a = attacks
+    blocks = degree * degree * (a - 1) * a * (2 * a - 1) // 6 + degree * (a - 1) * a + a
+    joint = JOINT_CELL_COST * keys * blocks + NUMPY_CALL_CELLS * keys * a
+    # Attack by attack: before attack n, up to min(n x top_m, reach) + 1 counts of packets
+    # wait; each attack copies them moved by m (top_m + 1 slabs), weighs the slabs by the
+    # law of (k, m) (one tensordot) and steps the states top_k times (about two cells each).
+    top_k = max(k for k, _ in prof.per_attack)
+    top_m = max(m for _, m in prof.per_attack)
+    reach = a * top_m if cap is None else min(cap, a * top_m)
+    growing = min(a, reach // top_m + 1) if top_m else a  # attacks before the count reaches ``reach``
+    widths = top_m * (growing - 1) * growing // 2 + growing + (a - growing) * (reach + 1)
+    per_cell = (top_k + 2) * (top_m + 1) + 2 * top_k
+    step = parts * (per_cell * cells * widths + NUMPY_CALL_CELLS * (top_k + top_m + 6) * a)
+    return joint <= step
+
+
+def _joint_counts(prof: _Profile) -> Counts:
+    """Rows m = 0, 1, ...: P(k normal wounds and m mortal wound packets) over k, over the group's attacks."""
+    return _joint_table(tuple(prof.attacks), tuple(prof.per_attack.items()))
+
+
+@lru_cache(maxsize=256)
+def _joint_table(attacks: tuple[float, ...], per_attack: tuple[tuple[tuple[int, int], float], ...]) -> Counts:
+    law = dict(per_attack)
+    degree = D.graded_degree(law)
+    if degree is not None and len(attacks) > JOINT_SPARSE_ATTACKS:
+        joint = D.joint_random_sum_graded(list(attacks), law, degree)
+        reach = degree * max(n for n, p in enumerate(attacks) if p)
+        return Counts(np.ascontiguousarray(joint[:reach + 1, :reach + 1].T))
+    joint = D.joint_random_sum(list(attacks), law)
     rows: dict[int, D.Dist] = {}
     for (k, m), p in joint.items():
         row = rows.setdefault(m, [])
         if len(row) <= k:
             row.extend([0.0] * (k + 1 - len(row)))
         row[k] += p
-    return rows
+    return Counts.of([rows.get(m, [0.0]) for m in range(max(rows) + 1)])
 
 
-def _builder(ruleset: str, lay: Layout, kinds: tuple[ModelKind, ...], conditions: Conditions, weapon, base: Target,
+# The group's count distributions, for the profiles that repeat (each weapon against each unit).
+@lru_cache(maxsize=512)
+def _attacks(per_model: tuple[float, ...], models: int) -> D.Dist:
+    return D.sum_iid(list(per_model), models)
+
+
+@lru_cache(maxsize=512)
+def _random_sum(count: tuple[float, ...], unit: tuple[float, ...]) -> D.Dist:
+    return D.random_sum(list(count), list(unit))
+
+
+def _with_packets(x: np.ndarray, prof: _Profile, normal: Chain, cap: int | None) -> np.ndarray:
+    """The states after the group's normal wounds, by the mortal-wound packets waiting.
+
+    Returns slabs (packets waiting, rows, states): slab m holds the states reached with
+    m packets still to come (the last: ``cap`` or more, when ``cap`` is given). Attacks
+    are applied one at a time: an attack making k wounds and m packets moves the states
+    by k events and the count by m, so the joint law of the group's wounds and packets
+    is never built. With ``cap`` the unit's wounds the count can stop there: every
+    packet takes a wound (no Feel No Pain can stop it all), so that many destroy the
+    unit whatever comes before them.
+    """
+    count = prof.attacks
+    top_k = max(k for k, _ in prof.per_attack)
+    top_m = max(m for _, m in prof.per_attack)
+    law = np.zeros((top_k + 1, top_m + 1))
+    for (k, m), p in prof.per_attack.items():
+        law[k, m] = p
+    last = len(count) - 1
+    full = (last * top_m if cap is None else min(cap, last * top_m)) + 1
+    tails = _tails(count)
+    cur = x[None].copy()
+    acc = np.zeros((full,) + x.shape)
+    for n in range(last + 1):
+        width = cur.shape[0]
+        if count[n]:
+            acc[:width] += count[n] * cur
+        more = tails[n]  # P(N > n): the (n+1)-th attack is made
+        if n == last or not more:
+            break
+        if not cur[..., 1:].any():
+            acc[0, :, 0] += more * cur[..., 0].sum(axis=0)  # destroyed: the packets change nothing now
+            break
+        # W_k = sum_m p(k, m) (cur moved m packets on); then Horner's scheme over k: R = W_K; R = T R + W_k.
+        span = width + top_m
+        moved = np.zeros((top_m + 1, span) + x.shape)
+        for m in range(top_m + 1):
+            moved[m, m:m + width] = cur
+        w = np.tensordot(law, moved, axes=(1, 0))
+        if span > full:
+            w[:, full - 1] += w[:, full:].sum(axis=1)
+            w = w[:, :full]
+        r = w[top_k]
+        for k in range(top_k - 1, -1, -1):
+            r = normal.step(r)
+            r += w[k]
+        cur = r
+    return acc[:_used(acc)]
+
+
+def _used(slabs: np.ndarray) -> int:
+    """Slabs up to the last that holds any mass."""
+    held = np.flatnonzero(slabs.reshape(slabs.shape[0], -1).any(axis=1))
+    return int(held[-1]) + 1 if len(held) else 1
+
+
+def _builder(ruleset: str, plan_: Plan, kinds: tuple[ModelKind, ...], conditions: Conditions, weapon,
              raw_damage: D.Dist) -> Builder:
     """Per kind (``kinds``: the layout's, as this group meets them): the save against this
     weapon, and its damage through Feel No Pain."""
-    loss: dict[str, list] = {NORMAL: [], MORTAL: []}
-    unsaved: dict[str, list[float]] = {NORMAL: [], MORTAL: []}
-    damage: dict[str, list[float]] = {NORMAL: [], MORTAL: []}
+    fail = []
+    through = []
     for kind in kinds:
-        fail = save_fail(ruleset, weapon, kind_view(kind, base), conditions.cover)
-        through = D.thin(raw_damage, feel_no_pain_loses(kind.feel_no_pain))
-        for event, f in ((NORMAL, fail), (MORTAL, 1.0)):
-            loss[event].append(loss_table(f, through, kind.wounds))
-            unsaved[event].append(f)
-            damage[event].append(f * D.mean(through))
-    return Builder(lay, loss, unsaved, damage)
+        fail.append(save_fail_of(ruleset, weapon, kind.save, kind.invulnerable, conditions.cover))
+        through.append(D.thin(raw_damage, feel_no_pain_loses(kind.feel_no_pain)))
+    return Builder(plan_, fail, through)
 
 
 def _result(scenario: Scenario, run: _Allocation) -> Result:
-    lay, final, first = run.lay, run.state[()], run.first
-    kinds = lay.kinds
-    models = sum(k.count for k in kinds)
-    total = lay.body.total + lay.chars.total
-    wounds_removed = [0.0] * (total + 1)
-    models_slain = [0.0] * (models + 1)
-    for s, p in enumerate(final):
-        if p:
-            rb, rc = lay.split(s)
-            wounds_removed[total - rb - rc] += p
-            slain = lay.body.first_alive(rb) + lay.chars.first_alive(rc)
-            models_slain[slain] += p
+    p, final, first = run.plan, run.state[0], run.first
+    wounds_removed = np.bincount(p.removed_at, weights=final, minlength=p.total + 1).tolist()
+    models_slain = np.bincount(p.slain_at, weights=final, minlength=p.models + 1).tolist()
     summaries = []
     for i, (g, prof) in enumerate(zip(scenario.groups, first)):
         attacks = D.mean(prof.attacks)
         unsaved, damage = run.rewards[i].unsaved, run.rewards[i].damage
         summaries.append(GroupSummary(
-            name=prof.name, models=g.models, expected_attacks=attacks,
-            expected_hits=attacks * prof.expected_hits_per_attack, expected_wounds=run.wounds_mean[i],
-            expected_unsaved=unsaved, expected_damage=damage, notes=list(prof.notes),
+            name=prof.profile.name, models=g.models, expected_attacks=attacks,
+            expected_hits=attacks * prof.profile.expected_hits_per_attack, expected_wounds=run.wounds_mean[i],
+            expected_unsaved=unsaved, expected_damage=damage, notes=list(prof.profile.notes),
         ))
-    return result(scenario, first, summaries, wounds_removed, models_slain, final[0], by_model(lay, final))
+    return result(scenario, [f.profile for f in first], summaries, wounds_removed, models_slain, float(final[0]),
+                  by_model(p, final))

@@ -92,6 +92,13 @@ class Target:
     attached: bool = False
     name: str | None = None
 
+    def but(self, **changes) -> Target:
+        """A copy with ``changes`` (``dataclasses.replace`` without its per-call introspection: the engine's hot paths make several per call)."""
+        out = object.__new__(Target)
+        out.__dict__.update(self.__dict__)
+        out.__dict__.update(changes)
+        return out
+
     def model_kinds(self) -> tuple[ModelKind, ...]:
         """The kinds in allocation order; a single-profile target is one kind."""
         if self.kinds:

@@ -85,9 +85,13 @@ def in_cover(ruleset: str, weapon: Weapon, target: Target, cover: bool) -> bool:
     (10e Ignores Cover, 11e 24.18). In 10e models with Sv 3+ or better cannot have it
     against AP 0.
     """
+    return _in_cover(ruleset, weapon, target.save, cover)
+
+
+def _in_cover(ruleset: str, weapon: Weapon, save: int, cover: bool) -> bool:
     if not cover or weapon.type != "ranged" or weapon.has("ignores-cover"):
         return False
-    if ruleset == "10e" and target.save <= 3 and weapon.ap == 0:
+    if ruleset == "10e" and save <= 3 and weapon.ap == 0:
         return False
     return True
 
@@ -100,8 +104,13 @@ def save_fail(ruleset: str, weapon: Weapon, target: Target, cover: bool) -> floa
     defender uses whichever is better. In 11e cover changes the hit roll instead
     (see ``hit_skill``), so it never touches the save.
     """
-    bonus = 1 if ruleset == "10e" and in_cover(ruleset, weapon, target, cover) else 0
-    return _save_fail(min(1, weapon.ap + bonus), target.save, target.invulnerable)
+    return save_fail_of(ruleset, weapon, target.save, target.invulnerable, cover)
+
+
+def save_fail_of(ruleset: str, weapon: Weapon, save: int, invulnerable: int | None, cover: bool) -> float:
+    """``save_fail`` for a model of save ``save`` and invulnerable save ``invulnerable``."""
+    bonus = 1 if ruleset == "10e" and _in_cover(ruleset, weapon, save, cover) else 0
+    return _save_fail(min(1, weapon.ap + bonus), save, invulnerable)
 
 
 @lru_cache(maxsize=1024)

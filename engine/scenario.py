@@ -8,7 +8,6 @@ the field path, e.g. ``attacker.weapons[0].weapon.abilities[1]``.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -383,7 +382,7 @@ def allocation_order(kinds: tuple[ModelKind, ...], order: list[str] | None, rule
 def _allocated(target: Target, order: list[str] | None, ruleset: str) -> Target:
     kinds = allocation_order(target.kinds, order, ruleset, target.attached)
     first = kinds[0]
-    target = replace(target, kinds=kinds, save=first.save, wounds=first.wounds, invulnerable=first.invulnerable,
+    target = target.but(kinds=kinds, save=first.save, wounds=first.wounds, invulnerable=first.invulnerable,
                      feel_no_pain=first.feel_no_pain)
     states = state_count(ruleset, target)
     if states > MAX_ALLOCATION_STATES:

@@ -61,6 +61,12 @@ MEQ_LED = {"attached": True, "keywords": ["INFANTRY"], "models": [
     {"name": "Marine", "count": 10, "toughness": 4, "save": 3, "wounds": 2},
     {"name": "Captain", "toughness": 4, "save": 3, "invulnerable": 4, "wounds": 5, "keywords": ["CHARACTER"]}]}
 
+RETINUE = {"attached": True, "keywords": ["INFANTRY"], "models": [
+    {"name": "Henchman", "count": 10, "toughness": 3, "save": 5, "wounds": 1},
+    {"name": "Inquisitor", "toughness": 3, "save": 4, "invulnerable": 5, "feel_no_pain": 6, "wounds": 4,
+     "keywords": ["CHARACTER"]}]}
+STORM_OF_FIRE = _w("Storm of fire", "D6", 3, 4, -1, 1, ["SUSTAINED HITS 1", "DEVASTATING WOUNDS", "PRECISION"])
+
 
 def _s(name, groups, target, ruleset="11e", **extra):
     out = {"name": name, "ruleset": ruleset, "attacker": {"weapons": [{"models": m, "weapon": w} for m, w in groups]},
@@ -105,6 +111,8 @@ SCENARIOS = [
        MEQ_LED, conditions={"half_range": True, "cover": True}),
     _s("Inquisitor retinue vs MEQ + leader (devastating first, 10e)", [(3, COMBI), (5, BOLTER), (2, FORCE)], MEQ_LED,
        "10e", conditions={"half_range": True}),
+    # Issue 24's cliff: the joint law of normal wounds and mortal-wound packets against an attached unit.
+    _s("5 x D6 [SUS 1] [DEV] [PRECISION] vs Henchmen + Inquisitor", [(5, STORM_OF_FIRE)], RETINUE),
 ]
 
 

@@ -327,3 +327,33 @@ def test_ten_bodyguards_and_a_leader_against_dice():
             target = Target(toughness=3, save=5, wounds=1, models=11, kinds=(henchmen, inquisitor), attached=attached)
             _check_kinds_against_dice(Scenario(ruleset=ruleset, groups=groups, target=target,
                                                modifiers=Modifiers(critical_wound=5)))
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(kinds_scenarios(max_groups=3), st.integers(1, 4))
+def test_devastating_groups_agree_whichever_way_they_are_resolved(s, models):
+    """A [DEVASTATING WOUNDS] group is resolved by the joint law of its wounds and packets
+    or attack by attack on the states, as a cost model picks (engine/groups.py); forced
+    either way, every distribution and expectation agrees."""
+    from warscribe.engine import groups
+
+    first = s.groups[0]
+    weapon = first.weapon
+    if not weapon.has("devastating-wounds"):
+        weapon = replace(weapon, abilities=weapon.abilities + (ABILITIES["DEVASTATING WOUNDS"],))
+    s = replace(s, groups=(replace(first, models=models, weapon=weapon),) + s.groups[1:])
+    chosen = groups._joint_cheaper
+    results = []
+    try:
+        for forced in (True, False):
+            groups._joint_cheaper = lambda *args, forced=forced: forced
+            results.append(evaluate_kinds(s))
+    finally:
+        groups._joint_cheaper = chosen
+    joint, stepped = results
+    pairs = [(joint.wounds_removed, stepped.wounds_removed), (joint.models_slain, stepped.models_slain)]
+    pairs += [(a.models_slain, b.models_slain) for a, b in zip(joint.by_model, stepped.by_model)]
+    for a, b in pairs:
+        assert len(a) == len(b) and max(abs(x - y) for x, y in zip(a, b)) < 1e-12
+    for a, b in zip(joint.groups, stepped.groups):
+        assert abs(a.expected_unsaved - b.expected_unsaved) < 1e-10 and abs(a.expected_damage - b.expected_damage) < 1e-10
