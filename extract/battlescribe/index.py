@@ -47,8 +47,19 @@ class DataFile:
     def title(self) -> str:
         return str(self.root.get("name", self.name))
 
+    @property
+    def library(self) -> bool:
+        """A library is read only through the catalogues that link to it (no army is made of it alone)."""
+        value = self.root.get("library")
+        return value is True or str(value).lower() == "true"
+
     def links(self) -> list[str]:
         return [str(c.get("targetId")) for c in self.root.get("catalogueLinks") or [] if isinstance(c, dict)]
+
+    def imports(self) -> list[str]:
+        """The catalogues whose root entries this one's army lists offer too (importRootEntries)."""
+        return [str(c.get("targetId")) for c in self.root.get("catalogueLinks") or []
+                if isinstance(c, dict) and str(c.get("importRootEntries")).lower() == "true"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +111,7 @@ class Index:
                 self.anywhere.setdefault(key, (what, obj, f))
         self._scope: dict[str, list[DataFile]] = {}
         self._reported: set[tuple[str, str]] = set()
+        self._resolved: dict[tuple[str, str, tuple[str, ...]], Target | None] = {}
         self.unresolved = 0
 
     def scope(self, data: DataFile) -> list[DataFile]:
@@ -121,7 +133,28 @@ class Index:
         return self._scope[data.name]
 
     def resolve(self, data: DataFile, link: dict, wanted: tuple[str, ...]) -> Target | None:
+        """The definition `link` points at, looked up once per file and target (links form graphs)."""
         target_id = str(link.get("targetId", ""))
+        key = (data.name, target_id, wanted)
+        if key in self._resolved:
+            found = self._resolved[key]
+            if found is None:
+                self._unresolved(data, link, target_id, wanted)
+            return found
+        found = self._lookup(data, target_id, wanted)
+        self._resolved[key] = found
+        if found is None:
+            self._unresolved(data, link, target_id, wanted)
+        return found
+
+    def find(self, data: DataFile, target_id: str, wanted: tuple[str, ...]) -> Target | None:
+        """The definition of `target_id` as a link in `data` would find it, or None, unreported."""
+        key = (data.name, target_id, wanted)
+        if key not in self._resolved:
+            self._resolved[key] = self._lookup(data, target_id, wanted)
+        return self._resolved[key]
+
+    def _lookup(self, data: DataFile, target_id: str, wanted: tuple[str, ...]) -> Target | None:
         for f in self.scope(data):
             hit = f.defs.get(target_id)
             if hit and hit[0] in wanted:
@@ -129,6 +162,9 @@ class Index:
         hit = self.anywhere.get(target_id)
         if hit and hit[0] in wanted and hit[2].ruleset == data.ruleset:
             return Target(hit[0], hit[1], hit[2])
+        return None
+
+    def _unresolved(self, data: DataFile, link: dict, target_id: str, wanted: tuple[str, ...]) -> None:
         key = (data.name, str(link.get("id", target_id)))
         if key not in self._reported:
             self._reported.add(key)
@@ -149,3 +185,10 @@ class Index:
                                         f"catalogue {link.get('name', '?')!r} ({link.get('targetId')}) is linked but "
                                         "not in the data read; links into it stay unresolved",
                                         expected="the linked catalogue", found="nothing")
+
+    def name(self, key: str) -> str:
+        """What an id names, for messages: a definition's or a catalogue's name, else the id."""
+        if key in self.by_id:
+            return self.by_id[key].title
+        hit = self.anywhere.get(key)
+        return str(hit[1].get("name") or key) if hit else key

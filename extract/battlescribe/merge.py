@@ -26,7 +26,7 @@ COMPARED = {
     "detachment": ("enhancements",),
 }
 # Fields a BattleScribe record may add where another source lacks them.
-ADDED = ("models", "leader", "led_by")
+ADDED = ("models", "leader", "led_by", "bearers")
 
 
 def comparable(kind: str, name: str, value):
@@ -73,14 +73,16 @@ def cite(prov: dict) -> str:
     return f"{where} (entry {entry['id']})" if entry else where
 
 
-def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], int], report: Report) -> int:
-    """Put BattleScribe records into `store`; returns the number of findings reported."""
+def add_records(store, items: list[tuple[dict, list[dict]]], rank_of: Callable[[str], int], report: Report) -> int:
+    """Put BattleScribe records (each with its provenance entries, the entry first) into `store`;
+    returns the number of findings reported."""
     findings = 0
-    for record, prov in items:
+    for record, provs in items:
         rid = record["id"]
+        prov = provs[0]
         existing = store.get(rid)
         if existing is None:
-            record["source"] = [prov]
+            record["source"] = list(provs)
             store.records[rid] = record
             continue
         first = existing["source"][0]
@@ -127,7 +129,7 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
             existing[k] = record[k]
         added = filled + new_fields
         _reorder(existing)
-        entries = [prov]
+        entries = list(provs)
         if added:
             entries.append(dict(prov, fields=added))
         store.add_provenance(existing, entries)

@@ -1,14 +1,17 @@
-"""The reading's order: the game system's rules, then per catalogue its faction's rules,
-datasheets and detachments, then across all data who leads whom and the keywords.
+"""The reading's order: the game system's rules, each catalogue's faction rules, then every
+datasheet each army offers (:mod:`.armies`), the detachments with their enhancements, and
+across all data who leads whom and the keywords; last, the findings the data repeats,
+grouped.
 
 One module per kind of record: :mod:`.rules`, :mod:`.datasheets` (with :mod:`.walk`,
-:mod:`.composition`, :mod:`.abilities`, :mod:`.weapons`), :mod:`.detachments`
-(and enhancements), :mod:`.keywords`; they share the records made so far through
-:class:`.output.Output`.
+:mod:`.composition`, :mod:`.abilities`, :mod:`.weapons`, :mod:`.options`),
+:mod:`.detachments` (and enhancements), :mod:`.keywords`; they share the records made so
+far through :class:`.output.Output`.
 """
 
 from __future__ import annotations
 
+from warscribe.extract.battlescribe.armies import Armies
 from warscribe.extract.battlescribe.datasheets import datasheet, led_by
 from warscribe.extract.battlescribe.detachments import detachments
 from warscribe.extract.battlescribe.factions import catalogue_faction
@@ -25,31 +28,22 @@ class Reader:
     def __init__(self, index: Index, report: Report):
         self.index = index
         self.output = Output(index, report)
-        # Entries an army list offers: the root entries and root links of every file.
-        self.offered = {str(e.get(key)) for f in index.files for group, key in (("entryLinks", "targetId"), ("selectionEntries", "id"))
-                        for e in f.root.get(group) or [] if isinstance(e, dict)}
 
-    def read(self) -> list[tuple[dict, dict]]:
-        """Every record with its provenance, in the order made."""
+    def read(self) -> list[tuple[dict, list[dict]]]:
+        """Every record with its provenance entries, in the order made."""
         out = self.output
         self.index.missing_catalogues()
         for data in self.index.files:
             if data.kind == "gameSystem":
                 shared_rules(out, data, None)
         for data in self.index.files:
-            if data.kind != "catalogue":
-                continue
-            faction = catalogue_faction(data)
-            shared_rules(out, data, faction)
-            for key in ("sharedSelectionEntries", "selectionEntries"):
-                for entry in data.root.get(key) or []:
-                    if not isinstance(entry, dict) or entry.get("type") not in ("unit", "model"):
-                        continue
-                    # A shared model no army list offers is a model of other units (a squad's sergeant).
-                    if entry["type"] == "model" and key == "sharedSelectionEntries" and str(entry.get("id")) not in self.offered:
-                        continue
-                    datasheet(out, data, entry)
-            detachments(out, data, faction)
+            if data.kind == "catalogue":
+                shared_rules(out, data, catalogue_faction(data))
+        armies = Armies(self.index)
+        for offer in armies.offers:
+            datasheet(out, offer)
+        detachments(out, armies)
         led_by(out)
         keywords(out)
+        out.flush()
         return out.records
