@@ -65,6 +65,11 @@ class Armies:
     def __init__(self, index: Index):
         self.index = index
         self.offers: list[Offer] = []
+        # faction -> the factions whose units its armies field as their own kind (a chapter's
+        # Space Marines): those its own units carry the faction keyword of, among what it imports.
+        self.parents: dict[str, set[str]] = {}
+        # army -> (its root links to nowhere, the catalogues it links or imports that were not read)
+        self.lost: dict[str, tuple[int, list[str]]] = {}
         offered: set[str] = set()
         for army in index.files:
             if army.kind != "catalogue" or army.library:
@@ -73,6 +78,16 @@ class Armies:
             faction = catalogue_faction(army)
             own = [(item, army) for item in roots(army)]
             resolved = [(item, f, self._target(f, item)) for item, f in own]
+            carried = {FACTION_NAMES.get(n, n) for _i, _f, t in resolved if t is not None
+                       for n in _faction_categories(t[0], _i)}
+            self.parents.setdefault(faction, set()).update(
+                catalogue_faction(d) for d in map(index.by_id.get, army.imports())
+                if d is not None and catalogue_faction(d) != faction and catalogue_faction(d) in carried)
+            missing = [str(c.get("name", c.get("targetId"))) for c in army.root.get("catalogueLinks") or []
+                       if isinstance(c, dict) and str(c.get("targetId")) not in index.by_id]
+            nowhere = sum(1 for item, _f, target in resolved if target is None and item.get("type") == "selectionEntry")
+            if missing or nowhere:
+                self.lost[army.id] = (nowhere, missing)
             for item, f, target in resolved + [(i, f, self._target(f, i)) for i, f in self._imported(army)]:
                 if target is None or target[0].get("type") not in ("unit", "model"):
                     continue

@@ -72,16 +72,22 @@ class Scope:
     chain: tuple[Frame, ...] = ()
     model: int = 0  # index in `chain` of the nearest model (0: the unit)
     counts: Counts | None = None
+    # What is evaluated sits inside the last frame (a group, a profile, a rule: the entry is its
+    # ancestor), rather than being it (an entry: its ancestors are the frames above).
+    inside: bool = False
 
     def down(self, frame: Frame, is_model: bool = False) -> Scope:
         chain = self.chain + (frame,)
         return Scope(self.army, chain, len(chain) - 1 if is_model else self.model, self.counts)
 
+    def within(self) -> Scope:
+        return self if self.inside else Scope(self.army, self.chain, self.model, self.counts, True)
+
     def with_counts(self, counts: Counts | None) -> Scope:
-        return Scope(self.army, self.chain, self.model, counts)
+        return Scope(self.army, self.chain, self.model, counts, self.inside)
 
     def with_army(self, army: Army) -> Scope:
-        return Scope(army, self.chain, self.model, self.counts)
+        return Scope(army, self.chain, self.model, self.counts, self.inside)
 
     def _frame(self, scope: str) -> Frame | None | bool:
         """The frame a scope names; False where the scope is not one of the unit's frames."""
@@ -106,7 +112,7 @@ class Scope:
         if scope == "force":
             return child == self.army.force
         if scope == "ancestor":
-            return any(f.holds(child) for f in self.chain[:-1])
+            return any(f.holds(child) for f in (self.chain if self.inside else self.chain[:-1]))
         frame = self._frame(scope)
         if frame is False or frame is None:
             return None

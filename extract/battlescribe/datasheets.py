@@ -45,7 +45,7 @@ class Bearer:
     faction: str
     ruleset: str
     scope: Scope
-    groups: set[int]  # id() of the enhancement groups it links
+    groups: dict[int, list[tuple[dict, Scope]]]  # id() of each enhancement group it links -> (link, scope) pairs
 
 
 def datasheet(out: Output, offer: Offer) -> None:
@@ -92,8 +92,10 @@ def datasheet(out: Output, offer: Offer) -> None:
     out.emit(record, data, entry, also)
     _left_out(out, walk, ds_id)
     if walk.enhancements:
-        out.bearers.append(Bearer(ds_id, faction, data.ruleset, walk.unit.scope,
-                                  {id(t.obj) for t in walk.enhancements}))
+        groups: dict[int, list[tuple[dict, Scope]]] = {}
+        for target, lk, where in walk.enhancements:
+            groups.setdefault(id(target.obj), []).append((lk, where))
+        out.bearers.append(Bearer(ds_id, faction, data.ruleset, walk.unit.scope, groups))
 
 
 def _same_id(out: Output, offer: Offer, ds_id: str) -> None:

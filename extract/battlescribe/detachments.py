@@ -119,7 +119,7 @@ def detachments(out: Output, armies: Armies) -> None:
     """Emit every detachment, each after its enhancements."""
     dets = find_detachments(out, armies)
     by_id = {str(d.entry.get("id")): d for d in dets}
-    _enhancements(out, dets, by_id)
+    _enhancements(out, dets, by_id, armies.parents)
     tied = _tied_rules(out, by_id)
     for det in sorted(dets, key=lambda d: (d.file.name, d.name)):
         rules = _rules(out, det) or tied.get(str(det.entry.get("id")), [])
@@ -196,7 +196,8 @@ def _enhancement_groups(out: Output) -> list[tuple[dict, DataFile]]:
     return list(groups.values())
 
 
-def _enhancements(out: Output, dets: list[Detachment], by_id: dict[str, Detachment]) -> None:
+def _enhancements(out: Output, dets: list[Detachment], by_id: dict[str, Detachment],
+                  parents: dict[str, set[str]]) -> None:
     by_name: dict[str, list[Detachment]] = {}
     for d in dets:
         by_name.setdefault(d.name.casefold(), []).append(d)
@@ -219,19 +220,22 @@ def _enhancements(out: Output, dets: list[Detachment], by_id: dict[str, Detachme
                 ties = by_name.get(sub.casefold(), [])
             if ties:
                 for det in ties:
-                    for _army, _context, faction in det.owners:
-                        _enhancement(out, entry, efile, det, faction, objs, linkers)
+                    for _army, context, faction in det.owners:
+                        _enhancement(out, entry, efile, det, faction, context, objs, linkers, parents)
             else:
                 faction = linkers[0].faction if linkers else catalogue_faction(data)
-                _enhancement(out, entry, efile, None, faction, objs, linkers)
+                context = linkers[0].scope.army if linkers else Army(data.id, default_force(out.index, data.ruleset))
+                _enhancement(out, entry, efile, None, faction, context, objs, linkers, parents)
                 out.group("enhancement-without-detachment", "", efile, entry,
                           f"enhancement {clean_name(str(entry.get('name', '')))!r} is tied to no detachment (no "
                           "condition on a detachment's choice, no group naming one); its detachment is left empty",
                           clean_name(str(entry.get("name", ""))))
 
 
-def _enhancement(out: Output, entry: dict, data: DataFile, det: Detachment | None, faction: str,
-                 objs: tuple[dict, ...], linkers) -> None:
+def _enhancement(out: Output, entry: dict, data: DataFile, det: Detachment | None, faction: str, context: Army,
+                 objs: tuple[dict, ...], linkers, parents: dict[str, set[str]]) -> None:
+    """Emit one enhancement of `faction`'s `det`; its bearers are the datasheets that army fields
+    as its own (its faction's, its parent faction's) shown the enhancement there."""
     name = clean_name(str(entry.get("name", "")))
     texts = [ability_text(p) for p in entry.get("profiles") or [] if isinstance(p, dict)]
     text = "\n\n".join(t for t in texts if t) or None
@@ -242,14 +246,20 @@ def _enhancement(out: Output, entry: dict, data: DataFile, det: Detachment | Non
             restriction, text = m.group("r"), m.group("t") or text
     det_id = ids.detachment(faction, det.name) if det is not None else None
     bearers = []
+    fielded = {faction} | parents.get(faction, set())
+    army = context.choosing(str(det.entry.get("id"))) if det is not None else context
     for b in linkers:
-        if b.faction != faction or b.ruleset != data.ruleset:
+        if b.faction not in fielded or b.ruleset != data.ruleset:
             continue
-        army = b.scope.army.choosing(str(det.entry.get("id"))) if det is not None else b.scope.army
-        scope = b.scope.with_army(army)
-        if any(conditions.hidden((o,), scope.down(frame(entry))) for o in objs):
-            continue
-        bearers.append(b.id)
+        # Shown to the unit with the detachment chosen: the unit's link to the group, the group, the enhancement.
+        for lk, where in b.groups.get(id(objs[0]), []):
+            scope = where.with_army(army)
+            if conditions.hidden((objs[0], lk), scope.within()) or \
+                    any(conditions.hidden((o,), scope.within()) for o in objs[1:-1]) or \
+                    conditions.hidden((entry,), scope.down(frame(entry))):
+                continue
+            bearers.append(b.id)
+            break
     # In BattleScribe an entry without a points cost costs nothing (Boarding Actions' enhancements).
     pts = out.pts_of(entry) or 0
     key = re.sub(r"\s*\(Psychic\)$", "", name)  # the rules print the tag apart from the name

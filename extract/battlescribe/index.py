@@ -112,6 +112,7 @@ class Index:
         self._scope: dict[str, list[DataFile]] = {}
         self._reported: set[tuple[str, str]] = set()
         self._resolved: dict[tuple[str, str, tuple[str, ...]], Target | None] = {}
+        self._pending: dict[str, tuple[DataFile, list]] = {}  # file -> the links to nowhere met in it
         self.unresolved = 0
 
     def scope(self, data: DataFile) -> list[DataFile]:
@@ -169,11 +170,30 @@ class Index:
         if key not in self._reported:
             self._reported.add(key)
             self.unresolved += 1
-            self.report.warning(data.name, int(link.get("$line", 1)), "unresolved-link",
-                                f"link {link.get('name', '')!r} (entry {link.get('id', '?')}) points at "
-                                f"{target_id!r}, defined in none of the data read",
-                                expected=f"a {' or '.join(wanted)} with that id", found="nothing")
-        return None
+            self._pending.setdefault(data.name, (data, []))[1].append((link, target_id, wanted))
+
+    def report_unresolved(self) -> None:
+        """The links to nowhere, per file: each one where a file has a few; else one finding with
+        their number, examples, and the catalogues the file links to that were not read."""
+        for name, (data, links) in self._pending.items():
+            missing = [str(c.get("name", c.get("targetId"))) for c in data.root.get("catalogueLinks") or []
+                       if isinstance(c, dict) and str(c.get("targetId")) not in self.by_id]
+            if len(links) <= 3:
+                for link, target_id, wanted in links:
+                    self.report.warning(name, int(link.get("$line", 1)), "unresolved-link",
+                                        f"link {link.get('name', '')!r} (entry {link.get('id', '?')}) points at "
+                                        f"{target_id!r}, defined in none of the data read",
+                                        expected=f"a {' or '.join(wanted)} with that id", found="nothing")
+                continue
+            link, target_id, wanted = links[0]
+            where = (f"; {data.title} links to {', '.join(repr(m) for m in missing)}, not in the data read"
+                     if missing else "")
+            examples = "; ".join(f"{lk.get('name', '')!r} -> {t}" for lk, t, _w in links[:3])
+            self.report.warning(name, int(link.get("$line", 1)), "unresolved-link",
+                                f"{len(links)} links of {data.title} point at ids defined in none of the data "
+                                f"read{where}; e.g. {examples}", expected="definitions for the ids linked",
+                                found=f"{len(links)} unresolved links")
+        self._pending.clear()
 
     def missing_catalogues(self) -> None:
         """Catalogue links to files that were not read (e.g. left out of a snapshot)."""

@@ -37,7 +37,7 @@ def comparable(kind: str, name: str, value):
         return sorted(set(value))
     if name == "composition":
         return sorted((norm(c["name"]), c["min"], c["max"]) for c in value)
-    if name == "points":
+    if name == "points" and kind == "datasheet":
         return sorted({(p["models"], p["points"]) for p in value})
     if name == "abilities" and kind == "datasheet":
         return sorted({norm(a["name"]).removesuffix(" (psychic)") for a in value})
@@ -51,7 +51,7 @@ def comparable(kind: str, name: str, value):
 
 def shown(kind: str, name: str, value) -> str:
     """A value as a finding prints it."""
-    if name == "points":
+    if name == "points" and kind == "datasheet":
         return ", ".join(f"{p['models']} models: {p['points']}" + (f" ({p['condition']})" if p.get("condition") else "")
                          for p in value)
     if name == "composition":

@@ -78,7 +78,8 @@ class Walk:
     profiles: list[Found] = field(default_factory=list)
     rules: list[tuple[str, Target, Model, str]] = field(default_factory=list)  # (shown, rule, owner, context)
     groups: list[Group] = field(default_factory=list)
-    enhancements: list[Target] = field(default_factory=list)  # enhancement groups the unit links
+    # enhancement groups the unit links: (group, the link, the scope it is linked in)
+    enhancements: list[tuple[Target, dict, Scope]] = field(default_factory=list)
     left_out: list[tuple[str, str, DataFile, tuple[dict, ...]]] = field(default_factory=list)  # (what, name, file, objs)
     nodes: int = 0
     stopped: bool = False
@@ -170,13 +171,13 @@ class Walker:
         holders = ((obj, data),) if link is None else ((obj, data), (link, link_file))
         for holder, hfile in holders:
             self._info(holder, hfile, scope, owner, context, depth, weapon)
-        children, groups = self._members(holders)
+        children, groups = self._members(holders, scope)
         for child in children:
             self._child(*child, scope, owner, context, depth, within=within)
         for grp in groups:
             self._group(*grp, scope, owner, context, depth, within)
 
-    def _members(self, holders) -> tuple[list[tuple], list[tuple]]:
+    def _members(self, holders, scope: Scope) -> tuple[list[tuple], list[tuple]]:
         """The entries and groups the holders hold or link: (object, its file, link or None, the link's file)."""
         children: list[tuple] = []
         groups: list[tuple] = []
@@ -184,13 +185,13 @@ class Walker:
             children += [(c, hfile, None, hfile) for c in holder.get("selectionEntries") or [] if isinstance(c, dict)]
             groups += [(g, hfile, None, hfile) for g in holder.get("selectionEntryGroups") or [] if isinstance(g, dict)]
             for lk in holder.get("entryLinks") or []:
-                resolved = self._follow(hfile, lk, ("selectionEntry", "selectionEntryGroup"))
+                resolved = self._follow(hfile, lk, ("selectionEntry", "selectionEntryGroup"), scope)
                 if resolved is not None:
                     target, tfile = resolved
                     (groups if "type" not in target else children).append((target, tfile, lk, hfile))
         return children, groups
 
-    def _follow(self, data: DataFile, lk: dict, wanted: tuple[str, ...]) -> tuple[dict, DataFile] | None:
+    def _follow(self, data: DataFile, lk: dict, wanted: tuple[str, ...], scope: Scope) -> tuple[dict, DataFile] | None:
         """A link's target, unless it is bookkeeping, unresolved, or leads back into the node being expanded."""
         if not isinstance(lk, dict):
             return None
@@ -200,7 +201,7 @@ class Walker:
             return None
         tname = str(target.obj.get("name", ""))
         if target.what == "selectionEntryGroup" and ENHANCEMENTS in (name + tname).lower():
-            self.found.enhancements.append(target)
+            self.found.enhancements.append((target, lk, scope))
             return None
         if NOT_WARGEAR.search(name) or NOT_WARGEAR.search(tname):
             return None
@@ -225,6 +226,7 @@ class Walker:
               weapon: bool) -> None:
         """A holder's own profiles, rules, info groups and info links."""
         found = self.found
+        scope = scope.within()
         for profile in holder.get("profiles") or []:
             if isinstance(profile, dict) and not self._hidden((profile,), data, scope, "profile",
                                                               str(profile.get("name", ""))):
@@ -285,7 +287,7 @@ class Walker:
                context: str, depth: int, within: str = "") -> None:
         name = linked_name(lk, grp, scope) if lk is not None else clean_name(str(grp.get("name", "")))
         objs = (grp,) if lk is None else (grp, lk)
-        if NOT_WARGEAR.search(name) or self._hidden(objs, data, scope, "group", name):
+        if NOT_WARGEAR.search(name) or self._hidden(objs, data, scope.within(), "group", name):
             return
         key = (id(grp), id(owner))
         if key in self.done:
@@ -300,7 +302,7 @@ class Walker:
         self.stack.add(id(grp))
         try:
             holders = ((grp, data),) if lk is None else ((grp, data), (lk, link_file))
-            members, subgroups = self._members(holders)
+            members, subgroups = self._members(holders, scope)
             shown = [(m, f, link) for m, f, link, _lf in members
                      if not conditions.hidden((m,) if link is None else (m, link), scope.down(frame(m, link)))]
             record = Group(grp if lk is None else dict(grp, **_overrides(lk)), data, lk, shown, owner, scope, within)
