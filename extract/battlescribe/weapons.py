@@ -72,9 +72,9 @@ def weapons(out: Output, walk: Walk, ds_id: str, ruleset: str) -> list[str]:
                 n += 1
             wid = f"{base}-{n}"
             differing = [k for k in _VALUES if first[2][k] != values[k]] + (["abilities"] if first[3] != abilities else [])
-            out.warn(f.file, f.profile, "weapon-variant",
-                     f"weapon {name!r} of {ds_id} has another profile on this datasheet differing in "
-                     f"{', '.join(differing)}; both kept, this one as {wid}",
+            out.group("weapon-variant", f"{f.file.name}:{f.profile.get('id')}", f.file, f.profile,
+                     f"weapon {name!r} has another profile on its datasheet differing in "
+                     f"{', '.join(differing)}; both kept, this one under a numbered id ({wid})", wid,
                      expected="one profile per weapon name and type",
                      found="; ".join(f"{k} {first[2][k]} / {values[k]}" for k in differing if k in values) or "abilities")
         by_id[wid] = (name, kind, values, abilities)
