@@ -77,7 +77,7 @@ def lines(walk: Walk) -> list[Line]:
     out: list[Line] = []
     seen_groups: set[int] = set()
     for model in models:
-        grp = model.group
+        grp = _top(model.group)
         if grp is None:
             lo, hi = _model_bounds(model)
             out.append(Line(model.name, lo, hi if hi is not None else max(lo, 1), [model]))
@@ -85,8 +85,15 @@ def lines(walk: Walk) -> list[Line]:
         if id(grp) in seen_groups:
             continue
         seen_groups.add(id(grp))
-        out += _group_lines(walk, grp, [m for m in models if m.group is grp])
+        out += _group_lines(walk, grp, [m for m in models if _top(m.group) is grp])
     return out
+
+
+def _top(grp):
+    """The outermost group a group sits in: a nested group's models count against its bounds."""
+    while grp is not None and grp.parent is not None:
+        grp = grp.parent
+    return grp
 
 
 def _group_lines(walk: Walk, grp, members: list[Model]) -> list[Line]:
@@ -169,16 +176,23 @@ class _Config:
         for m in self.walk.models:
             if m is unit:
                 continue
-            frame = m.scope.chain[-1]
-            in_group = m.group is not None and (child == str(m.group.obj.get("id")) or
-                                                (m.group.link is not None and child in (str(m.group.link.get("id")),
-                                                                                        str(m.group.link.get("targetId")))))
-            if frame.holds(child) or in_group:
+            if m.scope.chain[-1].holds(child) or _in_group(m, child):
                 n += self.entries.get(id(m), 0)
                 hit = True
         if hit:
             return float(n)
         return None  # wargear, or what the reader does not count
+
+
+def _in_group(model: Model, key: str) -> bool:
+    """Whether `key` names a group the model sits in (however deep), or the link to one."""
+    grp = model.group
+    while grp is not None:
+        if key == str(grp.obj.get("id")) or (grp.link is not None and key in (str(grp.link.get("id")),
+                                                                             str(grp.link.get("targetId")))):
+            return True
+        grp = grp.parent
+    return False
 
 
 def _pts_modifiers(out: Output, walk: Walk) -> list[conditions.Modifier]:

@@ -75,19 +75,25 @@ class Scope:
     # What is evaluated sits inside the last frame (a group, a profile, a rule: the entry is its
     # ancestor), rather than being it (an entry: its ancestors are the frames above).
     inside: bool = False
+    # Whether an id names an entry a player may choose for the unit (wargear, an upgrade): whether
+    # the unit is 'an instance of' it is then unknown, not false.
+    choice: Callable[[str], bool] | None = None
 
     def down(self, frame: Frame, is_model: bool = False) -> Scope:
         chain = self.chain + (frame,)
-        return Scope(self.army, chain, len(chain) - 1 if is_model else self.model, self.counts)
+        return Scope(self.army, chain, len(chain) - 1 if is_model else self.model, self.counts, False, self.choice)
 
     def within(self) -> Scope:
-        return self if self.inside else Scope(self.army, self.chain, self.model, self.counts, True)
+        return self if self.inside else Scope(self.army, self.chain, self.model, self.counts, True, self.choice)
 
     def with_counts(self, counts: Counts | None) -> Scope:
-        return Scope(self.army, self.chain, self.model, counts, self.inside)
+        return Scope(self.army, self.chain, self.model, counts, self.inside, self.choice)
 
     def with_army(self, army: Army) -> Scope:
-        return Scope(army, self.chain, self.model, self.counts, self.inside)
+        return Scope(army, self.chain, self.model, self.counts, self.inside, self.choice)
+
+    def _unknown_choice(self, child: str) -> bool | None:
+        return None if self.choice is not None and self.choice(child) else False
 
     def _frame(self, scope: str) -> Frame | None | bool:
         """The frame a scope names; False where the scope is not one of the unit's frames."""
@@ -112,11 +118,13 @@ class Scope:
         if scope == "force":
             return child == self.army.force
         if scope == "ancestor":
-            return any(f.holds(child) for f in (self.chain if self.inside else self.chain[:-1]))
+            if any(f.holds(child) for f in (self.chain if self.inside else self.chain[:-1])):
+                return True
+            return self._unknown_choice(child)
         frame = self._frame(scope)
         if frame is False or frame is None:
             return None
-        return frame.holds(child)
+        return True if frame.holds(child) else self._unknown_choice(child)
 
     def count(self, field_: str, scope: str, child: str) -> float | None:
         if field_ == "forces":

@@ -53,8 +53,8 @@ def datasheet(out: Output, offer: Offer) -> None:
     entry, data, link = offer.target, offer.target_file, offer.link
     name = clean_name(str(entry.get("name", "")))
     objs = (entry,) if link is None else (entry, link)
-    scope = Scope(offer.context)
-    if conditions.hidden(objs, Scope(offer.context.opened()).down(frame(entry, link), is_model=True)):
+    scope = Scope(offer.context, choice=out.is_choice)
+    if conditions.hidden(objs, Scope(offer.context.opened(), choice=out.is_choice).down(frame(entry, link), is_model=True)):
         if any(flag(o.get("hidden")) for o in objs) and not any(conditions.has_modifiers(o) for o in objs):
             where, obj = (offer.item_file, link) if link is not None and flag(link.get("hidden")) else (data, entry)
             out.warn(where, obj, "hidden-entry", f"unit {name!r} is hidden in the data; not made a datasheet")

@@ -75,6 +75,11 @@ class Output:
                             "the first is kept", expected="the same values", found=", ".join(differing))
         return False
 
+    def is_choice(self, key: str) -> bool:
+        """Whether `key` names an entry a player may choose for a unit (an upgrade), not a category or a unit."""
+        hit = self.index.anywhere.get(key)
+        return hit is not None and hit[0] == "selectionEntry" and hit[1].get("type") == "upgrade"
+
     def get(self, record_id: str) -> dict | None:
         found = self._emitted.get(record_id)
         return found[0] if found else None

@@ -45,6 +45,7 @@ class Group:
     owner: "Model"
     scope: Scope
     within: str = ""  # the wargear choice that holds it (a Captain's 'Pistol and Melee Weapon'), if any
+    parent: "Group | None" = None  # the group it sits in directly ('Special Weapons' inside '9-19 Boyz')
 
 
 @dataclass
@@ -270,7 +271,9 @@ class Walker:
         objs = (child,) if lk is None else (child, lk)
         is_model = child.get("type") == "model"
         child_scope = scope.down(frame(child, lk), is_model=is_model)
-        if self._hidden(objs, data, child_scope, "entry", name):
+        # An entry is a choice of the unit: whether it is offered at all is asked with the rest of
+        # the roster open (wargear one detachment unlocks is wargear of the datasheet).
+        if self._hidden(objs, data, child_scope.with_army(child_scope.army.opened()), "entry", name):
             return
         if is_model:
             self.done.add((id(child), id(owner)))
@@ -284,10 +287,11 @@ class Walker:
         self._node(child, data, lk, child_scope, owner, ctx, depth + 1, link_file, within)
 
     def _group(self, grp: dict, data: DataFile, lk: dict | None, link_file: DataFile, scope: Scope, owner: Model,
-               context: str, depth: int, within: str = "") -> None:
+               context: str, depth: int, within: str = "", parent: Group | None = None) -> None:
         name = linked_name(lk, grp, scope) if lk is not None else clean_name(str(grp.get("name", "")))
         objs = (grp,) if lk is None else (grp, lk)
-        if NOT_WARGEAR.search(name) or self._hidden(objs, data, scope.within(), "group", name):
+        if NOT_WARGEAR.search(name) or self._hidden(objs, data, scope.within().with_army(scope.army.opened()),
+                                                    "group", name):
             return
         key = (id(grp), id(owner))
         if key in self.done:
@@ -305,14 +309,14 @@ class Walker:
             members, subgroups = self._members(holders, scope)
             shown = [(m, f, link) for m, f, link, _lf in members
                      if not conditions.hidden((m,) if link is None else (m, link), scope.down(frame(m, link)))]
-            record = Group(grp if lk is None else dict(grp, **_overrides(lk)), data, lk, shown, owner, scope, within)
+            record = Group(grp if lk is None else dict(grp, **_overrides(lk)), data, lk, shown, owner, scope, within, parent)
             self.found.groups.append(record)
             for holder, hfile in holders:
                 self._info(holder, hfile, scope, owner, context, depth, False)
             for m, f, link, lf in members:
                 self._child(m, f, link, lf, scope, owner, context, depth + 1, group=record, within=within)
             for g, f, link, lf in subgroups:
-                self._group(g, f, link, lf, scope, owner, context, depth + 1, within)
+                self._group(g, f, link, lf, scope, owner, context, depth + 1, within, parent=record)
         finally:
             self.stack.discard(id(grp))
 
