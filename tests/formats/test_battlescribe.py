@@ -320,7 +320,7 @@ def test_snapshot_paladin_squad(snapshot):
     assert ds["faction_keywords"] == ["GREY KNIGHTS"]
     assert sorted((c["name"], c["min"], c["max"]) for c in ds["composition"]) == [("Paladins", 3, 9), ("Paragon", 1, 1)]
     first = 180 if ruleset == "10e" else 170
-    assert [(p["models"], p["points"]) for p in ds["points"]] == [(4, first), (5, first + 45), (6, 360), (9, 450)]
+    assert [(p["models"], p["points"]) for p in ds["points"]] == [(4, first), (5, first + 45), (8, 360), (10, 450)]
     assert {(m["M"], m["T"], m["Sv"], m["W"], m["Ld"], m["OC"], m["invulnerable"]) for m in ds["models"]} == {(5, 5, 2, 3, 6, 1, 4)}
     assert {a["name"]: a["type"] for a in ds["abilities"]} == {
         "Deep Strike": "core", "Gate of Infinity": "faction", "Attuned Onslaught": "datasheet",
