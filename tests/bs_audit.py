@@ -108,6 +108,7 @@ class Expected:
     abilities: set[str] = field(default_factory=set)
     leader: set[str] = field(default_factory=set)
     size: tuple[int, int] = (1, 1)
+    sizes: list | None = None  # (choices taken, unit size) where the player picks the unit's size
     points: list[tuple[int, int]] | None = None  # None: the audit does not judge this unit's price
 
 
@@ -118,6 +119,16 @@ def _number(text: str) -> int | None:
 
 def _chars(profile: ET.Element) -> dict[str, str]:
     return {c.get("name", "").upper(): (c.text or "").strip() for c in kids(profile, "characteristics", "characteristic")}
+
+
+def _own_modifiers(el: ET.Element, outer: list | None = None):
+    """(modifier, the conditions of the groups around it) for the modifiers of `el` itself, not
+    those of what it holds (a rule linked inside a weapon hides the rule, not the weapon)."""
+    outer = outer or []
+    for mod in kids(el, "modifiers", "modifier"):
+        yield mod, outer
+    for grp in kids(el, "modifierGroups", "modifierGroup"):
+        yield from _own_modifiers(grp, outer + [c for c in grp.findall("conditions/condition")])
 
 
 class Unit:
@@ -139,10 +150,10 @@ class Unit:
         roster could show it (what a detachment unlocks is still wargear of the datasheet)."""
         if el.get("hidden") == "true":
             return True
-        for mod in el.iter("modifier"):
+        for mod, outer in _own_modifiers(el):
             if mod.get("field") != "hidden" or mod.get("value") != "true":
                 continue
-            conds = list(mod.iter("condition"))
+            conds = list(mod.iter("condition")) + outer
             # what another army shows, a detachment (roster choices), what the bearer is not: not this datasheet's
             if conds and all(self._army_condition(c, ancestors, choice) is not None for c in conds):
                 results = [self._army_condition(c, ancestors, choice) for c in conds]
@@ -240,49 +251,112 @@ def _modified(profile: ET.Element, ancestors: frozenset) -> dict[str, str]:
     return chars
 
 
-def _bounds(el: ET.Element, link: ET.Element | None = None) -> tuple[int, int | None]:
+def _bounds(el: ET.Element, link: ET.Element | None = None, chosen: set[str] | None = None,
+            choices: set[str] = frozenset()) -> tuple[int, int | None]:
+    """An entry's least and most selections in the unit; with `chosen`, as the modifiers that
+    ask only which of `choices` (a unit's size choices) the player took set them."""
     lo, hi = 0, None
     source = link if link is not None and kids(link, "constraints", "constraint") else el
+    ids = {}
     for c in kids(source, "constraints", "constraint"):
         if c.get("field") == "selections" and c.get("scope") not in ("roster", "force"):
             if c.get("type") == "min":
                 lo = int(float(c.get("value", "0")))
             elif c.get("type") == "max":
                 hi = int(float(c.get("value", "0")))
+            ids[c.get("id")] = c.get("type")
+    if chosen is None:
+        return lo, hi
+    for holder in (el, link):
+        for mod in kids(holder, "modifiers", "modifier") if holder is not None else []:
+            conds = list(mod.iter("condition"))
+            if mod.get("field") not in ids or mod.get("type") != "set" or not conds or \
+                    not all(c.get("childId") in choices and c.get("value") == "1" and
+                            c.get("type") in ("equalTo", "atLeast") for c in conds):
+                continue
+            results = [c.get("childId") in chosen for c in conds]
+            group = mod.find("conditionGroups/conditionGroup")
+            if any(results) if group is not None and group.get("type") == "or" else all(results):
+                value = int(float(mod.get("value", "0")))
+                lo, hi = (value, hi) if ids[mod.get("field")] == "min" else (lo, value)
     return lo, hi
 
 
-def _size(data: Data, unit: ET.Element) -> tuple[int, int]:
-    """The fewest and most models: each group's bounds over its models' own."""
-    if unit.get("type") == "model":
-        return 1, 1
+def _holds_models(data: Data, el: ET.Element, depth: int = 0) -> bool:
+    if depth > 6:
+        return False
+    for c in kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup"):
+        if c.get("type") == "model" or _holds_models(data, c, depth + 1):
+            return True
+    for lk in kids(el, "entryLinks", "entryLink"):
+        t = data.target(lk)
+        if t is not None and (t.get("type") == "model" or (t.get("type") != "upgrade" and _holds_models(data, t, depth + 1))):
+            return True
+    return False
+
+
+def _models_in(data: Data, el: ET.Element, chosen: set[str], choices: set[str]) -> tuple[int, int]:
+    """The fewest and most models an entry or group holds: its models' bounds within its own."""
     lo = hi = 0
-    for e in kids(unit, "selectionEntries", "selectionEntry"):
+    for e in kids(el, "selectionEntries", "selectionEntry"):
         if e.get("type") == "model" and e.get("hidden") != "true":
-            a, b = _bounds(e)
+            a, b = _bounds(e, None, chosen, choices)
             lo, hi = lo + a, hi + (b if b is not None else a)
-    for lk in kids(unit, "entryLinks", "entryLink"):
+        elif e.get("type") == "upgrade" and e.get("id") in chosen:
+            a, b = _models_in(data, e, chosen, choices)
+            lo, hi = lo + a, hi + b
+    for lk in kids(el, "entryLinks", "entryLink"):
         t = data.target(lk)
         if t is not None and t.get("type") == "model":
-            a, b = _bounds(t, lk)
+            a, b = _bounds(t, lk, chosen, choices)
             lo, hi = lo + a, hi + (b if b is not None else a)
-    for g in kids(unit, "selectionEntryGroups", "selectionEntryGroup"):
-        models = [(e, None) for e in kids(g, "selectionEntries", "selectionEntry") if e.get("type") == "model"]
-        models += [(data.target(lk), lk) for lk in kids(g, "entryLinks", "entryLink")
-                   if data.target(lk) is not None and data.target(lk).get("type") == "model"]
-        if not models:
+    for g in kids(el, "selectionEntryGroups", "selectionEntryGroup"):
+        if not _holds_models(data, g):
             continue
-        a = sum(_bounds(m, lk)[0] for m, lk in models)
-        maxes = [_bounds(m, lk)[1] for m, lk in models]
-        b = None if None in maxes else sum(maxes)
-        glo, ghi = _bounds(g)
-        lo += max(a, glo)
-        hi += min(x for x in (b, ghi) if x is not None) if (b is not None or ghi is not None) else max(a, glo)
-    return (lo, hi) if hi else (1, 1)
+        a, b = _models_in(data, g, chosen, choices)
+        glo, ghi = _bounds(g, None, chosen, choices)
+        taken = sum(1 for e in kids(g, "selectionEntries", "selectionEntry") if e.get("id") in chosen)
+        if any(e.get("type") == "model" for e in kids(g, "selectionEntries", "selectionEntry")) or \
+                any((data.target(lk) or lk).get("type") == "model" for lk in kids(g, "entryLinks", "entryLink")):
+            # models of the group, bounded by it (a choice taken in it counts as one of its selections)
+            own_lo = a - sum(_models_in(data, e, chosen, choices)[0] for e in kids(g, "selectionEntries", "selectionEntry")
+                             if e.get("id") in chosen)
+            extra = a - own_lo
+            lo += max(own_lo, glo - taken) + extra
+            hi += (min(x for x in (b - extra, None if ghi is None else ghi - taken) if x is not None)
+                   if b is not None else max(own_lo, glo - taken)) + extra
+        else:
+            lo, hi = lo + a, hi + b
+    return lo, hi
 
 
-def _points(data: Data, unit: ET.Element, link: ET.Element, pts: set[str], size: tuple[int, int]):
-    """Price per band of sizes, where every cost modifier asks only how many models the unit has."""
+def _size(data: Data, unit: ET.Element) -> tuple[tuple[int, int], list[int] | None]:
+    """The fewest and most models, and where the player picks the unit's size from a group
+    ('5 models' or '10 models'), the sizes that gives."""
+    if unit.get("type") == "model":
+        return (1, 1), None
+    # groups of choices that hold models: one of each is taken (or none, where the group may be empty)
+    groups = []
+    for g in unit.iter("selectionEntryGroup"):
+        alts = [e.get("id") for e in kids(g, "selectionEntries", "selectionEntry")
+                if e.get("type") == "upgrade" and _holds_models(data, e)]
+        if alts:
+            optional = _bounds(g)[0] < 1 or any(e.get("type") == "model" for e in kids(g, "selectionEntries", "selectionEntry"))
+            groups.append(alts + ([None] if optional else []))
+    choices = {a for alts in groups for a in alts if a}
+    totals = []
+    for combo in __import__("itertools").product(*groups):
+        totals.append(_models_in(data, unit, {c for c in combo if c}, choices))
+    lo, hi = min(t[0] for t in totals), max(t[1] for t in totals)
+    combos = [({c for c in combo if c}, t[0]) for combo, t in zip(__import__("itertools").product(*groups), totals)]
+    sizes = combos if groups and all(a == b for a, b in totals) else None
+    return ((lo, hi) if hi else (1, 1)), sizes
+
+
+def _points(data: Data, unit: ET.Element, link: ET.Element, pts: set[str], size: tuple[int, int], sizes=None):
+    """Price per band of sizes, where every cost modifier asks only how many models the unit has
+    (or, where the player picks the unit's size from a group, which choice was taken)."""
+    choices = {c for chosen, _n in sizes or [] for c in chosen}
     base = None
     for el in (link, unit):
         for c in kids(el, "costs", "cost"):
@@ -298,9 +372,10 @@ def _points(data: Data, unit: ET.Element, link: ET.Element, pts: set[str], size:
         if m.find("repeats") is not None or m.find("conditionGroups") is not None or len(conds) != 1:
             return None
         c = conds[0]
-        if c.get("childId") != "model" or c.get("field") != "selections":
+        if c.get("childId") not in {"model"} | choices or c.get("field") != "selections":
             return None
-        rules.append((m.get("type"), float(m.get("value", "0")), c.get("type"), float(c.get("value", "0"))))
+        rules.append((m.get("type"), float(m.get("value", "0")), c.get("type"), float(c.get("value", "0")),
+                      c.get("childId")))
     if any(e.get("type") == "model" and kids(e, "costs", "cost") and
            any(float(c.get("value", "0")) for c in kids(e, "costs", "cost") if c.get("typeId") in pts)
            for e in unit.iter("selectionEntry") if e is not unit):
@@ -308,13 +383,16 @@ def _points(data: Data, unit: ET.Element, link: ET.Element, pts: set[str], size:
     tests = {"atLeast": lambda n, v: n >= v, "greaterThan": lambda n, v: n > v, "equalTo": lambda n, v: n == v,
              "atMost": lambda n, v: n <= v, "lessThan": lambda n, v: n < v}
 
-    def price(n: int) -> int:
+    def price(n: int, chosen: set[str] = frozenset()) -> int:
         value = base
-        for kind, v, test, threshold in rules:
-            if tests[test](n, threshold):
+        for kind, v, test, threshold, child in rules:
+            if tests[test](n if child == "model" else float(child in chosen), threshold):
                 value = v if kind == "set" else value + v if kind == "increment" else value - v
         return int(value)
 
+    if sizes is not None:
+        priced = sorted({(n, price(n, chosen)) for chosen, n in sizes})
+        return priced if len({n for n, _p in priced}) == len(priced) else None
     lo, hi = size
     prices = [(n, price(n)) for n in range(lo, hi + 1)]
     bands = []
@@ -396,9 +474,9 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
         base = re.sub(r"[\s\-]*(x|\d+\+?)$", "", name.strip(), flags=re.I).casefold()
         if base not in WEAPON_RULES and not base.startswith("anti-"):
             out.abilities.add(clean(name).casefold())
-    out.size = _size(data, target)
+    out.size, out.sizes = _size(data, target)
     pts = {c.get("id") for root in data.roots.values() for c in root.iter("costType") if c.get("name") == "pts"}
-    out.points = _points(data, target, link, pts, out.size)
+    out.points = _points(data, target, link, pts, out.size, out.sizes)
     return out
 
 

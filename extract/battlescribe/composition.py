@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 
 from warscribe.extract.battlescribe import conditions
 from warscribe.extract.battlescribe.common import bounds, characteristics, number
-from warscribe.extract.battlescribe.conditions import Army, Scope
+from warscribe.extract.battlescribe.conditions import Army, Counts, Scope
 from warscribe.extract.battlescribe.output import Output
-from warscribe.extract.battlescribe.walk import Model, Walk
+from warscribe.extract.battlescribe.walk import Choice, Model, Walk
 from warscribe.schema.text import clean_name
 
 _COUNT_PREFIX = re.compile(r"^\s*\d+(?:\s*-\s*\d+)?\s+")
+_W_SUFFIX = re.compile(r"\s+w/\s.*$")  # 'Jakhal w/ mauler chainblade': a Jakhal with other wargear
 MAX_SIZES = 200  # unit sizes priced one by one
 MAX_GRID = 64  # combinations of line sizes priced where the price depends on more than the size
 
@@ -59,33 +60,167 @@ def _kind(walk: Walk, model: Model) -> tuple:
     return ("",)
 
 
-def _model_bounds(model: Model) -> tuple[int, int | None]:
+def _model_bounds(model: Model, counts: Counts | None = None) -> tuple[int, int | None]:
+    objs = (model.obj,) if model.link is None else (model.obj, model.link)
     if model.link is not None and any(isinstance(c, dict) and c.get("field") == "selections"
                                       for c in model.link.get("constraints") or []):
-        return bounds(model.link)
-    return bounds(model.obj)
+        return bounds_in(objs, model.link, model.scope, counts)
+    return bounds_in(objs, model.obj, model.scope, counts)
 
 
-def lines(walk: Walk) -> list[Line]:
-    """The unit's model lines, in the order the data lists them."""
+def bounds_in(objs: tuple[dict, ...], holder: dict, scope: Scope, counts: Counts | None = None) -> tuple[int, int | None]:
+    """The bounds of `holder`'s constraints as the modifiers of `objs` that hold in `scope` set them
+    (Jakhals field two Dishonoured when a twenty-model choice is taken)."""
+    lo, hi = bounds(holder)
+    which = {str(c.get("id")): c.get("type") for c in holder.get("constraints") or []
+             if isinstance(c, dict) and c.get("field") == "selections" and c.get("scope") not in ("roster", "force")
+             and c.get("type") in ("min", "max") and c.get("id")}
+    if not which or not any(conditions.has_modifiers(o) for o in objs):
+        return lo, hi
+    where = scope.with_counts(counts)
+    for o in objs:
+        for mod in conditions.modifiers(o) if conditions.has_modifiers(o) else ():
+            kind = which.get(mod.field)
+            if kind is None or mod.type not in ("set", "increment", "decrement") or not mod.applies(where):
+                continue
+            times = mod.times(where)
+            if times is None:
+                continue
+            value = int(number(mod.mod.get("value")))
+            current = lo if kind == "min" else hi
+            if mod.type == "set":
+                current = value
+            elif current is not None:
+                current += value * times if mod.type == "increment" else -value * times
+            if kind == "min":
+                lo = max(current or 0, 0)
+            else:
+                hi = None if current is None else max(current, 0)
+    return lo, hi
+
+
+@dataclass
+class Fielding:
+    """One way to field the unit: the choices of the groups where the data has the player pick the
+    unit's size ('5 models' or '10 models'; none for most units), and its model lines then."""
+
+    choices: tuple[Choice, ...]
+    lines: list[Line]
+    taken: frozenset[str] = frozenset()  # ids of the choices taken
+    others: frozenset[str] = frozenset()  # ids of those groups' other choices
+
+    @property
+    def name(self) -> str:
+        return " and ".join(c.name for c in self.choices)
+
+    def counts(self, child: str, _scope: str = "") -> float | None:
+        """How many of a group's choices the unit takes: 1 of those taken, 0 of the others."""
+        if child in self.taken:
+            return 1.0
+        if child in self.others:
+            return 0.0
+        return None
+
+
+def fieldings(walk: Walk) -> list[Fielding]:
+    """Every way the data lets a player field the unit, each with its lines (most units: one)."""
     unit = walk.unit
     if unit.obj.get("type") == "model":
-        return [Line(unit.name, 1, 1, [unit])]
+        return [Fielding((), [Line(unit.name, 1, 1, [unit])])]
     models = [m for m in walk.models if m is not unit]
     if not models:
-        return [Line(unit.name, 1, 1, [])]
+        return [Fielding((), [Line(unit.name, 1, 1, [])])]
+    by_group: dict[int, list[Choice]] = {}
+    for m in models:
+        if m.choice is not None and not any(c is m.choice for c in by_group.setdefault(id(m.choice.group), [])):
+            by_group[id(m.choice.group)].append(m.choice)
+    if not by_group:
+        return [Fielding((), _lines(walk, models, None))]
+    # A group whose choices need not be taken (a Recon Squad's optional Weapons Team): taking
+    # none of them is a way too.
+    options = [alts + ([None] if bounds(alts[0].group.obj)[0] < 1 or any(
+                   m.get("type") == "model" for m, _f, _lk in alts[0].group.members) else [])
+               for alts in by_group.values()]
+    out = []
+    for picked in itertools.islice(itertools.product(*options), MAX_GRID):
+        combo = tuple(c for c in picked if c is not None)
+        taken = frozenset().union(*(c.ids() for c in combo))
+        others = frozenset(str(x.get(k, "")) for alts in by_group.values() for m, _f, lk in alts[0].group.members
+                           for x, k in ((m, "id"), (lk or {}, "id"), (lk or {}, "targetId"))) - taken - {""}
+        fielding = Fielding(combo, [], taken, others)
+        chosen = [m for m in models if m.choice is None or any(m.choice is c for c in combo)]
+        fielding.lines = _merge_kinds(_lines(walk, chosen, fielding))
+        out.append(fielding)
+    return out
+
+
+def lines(walk: Walk, ways: list[Fielding] | None = None) -> list[Line]:
+    """The unit's model lines, in the order the data lists them; where the unit's size is a choice,
+    each line's bounds span every choice (a line one choice lacks may have none)."""
+    ways = fieldings(walk) if ways is None else ways
+    if len(ways) == 1:
+        return ways[0].lines
+    merged: dict[str, Line] = {}
+    for way in ways:
+        for ln in way.lines:
+            have = merged.get(ln.name)
+            if have is None:
+                merged[ln.name] = Line(ln.name, ln.lo, ln.hi, list(ln.variants))
+            else:
+                have.lo, have.hi = min(have.lo, ln.lo), max(have.hi, ln.hi)
+                have.variants += [v for v in ln.variants if v.name not in {x.name for x in have.variants}]
+    for ln in merged.values():
+        if any(ln.name not in {x.name for x in way.lines} for way in ways):
+            ln.lo = 0
+    return list(merged.values())
+
+
+def _merge_kinds(lines_: list[Line]) -> list[Line]:
+    """Where the unit's size is a choice, its lines of one kind of model as one line (8 Jakhals,
+    or 7 Jakhals and 1 Jakhal w/ mauler chainblade: 8 Jakhals, one variant with a mauler
+    chainblade); the kind is the main model's name without its wargear ('w/ ...'). The kind's
+    optional variants take the place of models the choice fixes ('Wolf Scout w/ plasma gun',
+    up to 1, in a choice of 9 Wolf Scouts), as the datasheet's wargear options say."""
+    out: list[Line] = []
+    by_kind: dict[str, Line] = {}
+    merged: set[str] = set()
+    for ln in lines_:
+        if not ln.variants:
+            out.append(ln)
+            continue
+        kind = _W_SUFFIX.sub("", ln.variants[0].name)
+        have = by_kind.get(kind)
+        if have is None:
+            by_kind[kind] = Line(_W_SUFFIX.sub("", ln.name), ln.lo, ln.hi, list(ln.variants))
+            out.append(by_kind[kind])
+            continue
+        # The variant with most models first: the line's main one.
+        have.variants = have.variants + ln.variants if have.hi >= ln.hi else ln.variants + have.variants
+        have.lo, have.hi = have.lo + ln.lo, have.hi + ln.hi
+        merged.add(kind)
+    for kind in merged:
+        if by_kind[kind].lo >= 1:
+            by_kind[kind].hi = by_kind[kind].lo
+    return out
+
+
+def _lines(walk: Walk, models: list[Model], fielding: Fielding | None) -> list[Line]:
+    counts = fielding.counts if fielding is not None else None
     out: list[Line] = []
     seen_groups: set[int] = set()
     for model in models:
         grp = _top(model.group)
         if grp is None:
-            lo, hi = _model_bounds(model)
+            lo, hi = _model_bounds(model, counts)
             out.append(Line(model.name, lo, hi if hi is not None else max(lo, 1), [model]))
             continue
         if id(grp) in seen_groups:
             continue
         seen_groups.add(id(grp))
-        out += _group_lines(walk, grp, [m for m in models if _top(m.group) is grp])
+        # Each choice of the group taken is a selection its bounds count ('9 Recon Troopers': 8
+        # and a Weapons Team of two).
+        taken = sum(1 for c in (fielding.choices if fielding is not None else ()) if _top(c.group) is grp)
+        out += _group_lines(walk, grp, [m for m in models if _top(m.group) is grp], counts, taken)
     return out
 
 
@@ -96,10 +231,12 @@ def _top(grp):
     return grp
 
 
-def _group_lines(walk: Walk, grp, members: list[Model]) -> list[Line]:
+def _group_lines(walk: Walk, grp, members: list[Model], counts: Counts | None = None, taken: int = 0) -> list[Line]:
     """A group's lines: each kind the group always holds a fixed number of (a sergeant) on its own
-    line, the rest one line named after the group, its bounds those the group leaves it."""
-    glo, ghi = bounds(grp.obj)
+    line, the rest one line named after the group, its bounds those the group leaves it (less the
+    choices of it taken, `taken`)."""
+    glo, ghi = bounds_in((grp.obj,) if grp.link is None else (grp.obj, grp.link), grp.obj, grp.scope, counts)
+    glo, ghi = max(glo - taken, 0), None if ghi is None else max(ghi - taken, 0)
     kinds: dict[tuple, list[Model]] = {}
     for m in members:
         kinds.setdefault(_kind(walk, m), []).append(m)
@@ -107,8 +244,8 @@ def _group_lines(walk: Walk, grp, members: list[Model]) -> list[Line]:
     rest: list[Model] = []
     rest_lo, rest_hi = 0, 0
     for variants in kinds.values():
-        lo = sum(_model_bounds(m)[0] for m in variants)
-        his = [_model_bounds(m)[1] for m in variants]
+        lo = sum(_model_bounds(m, counts)[0] for m in variants)
+        his = [_model_bounds(m, counts)[1] for m in variants]
         hi = None if any(h is None for h in his) else sum(his)
         if lo >= 1 and hi == lo and len(kinds) > 1:
             fixed.append(Line(variants[0].name if len(variants) == 1 else _group_name(grp, variants), lo, lo,
@@ -151,13 +288,15 @@ def _main_first(grp, variants: list[Model]) -> list[Model]:
 class _Config:
     """How many of each model entry a unit holds, and what that makes the counts conditions ask for."""
 
-    def __init__(self, walk: Walk, lines_: list[Line], sizes: list[int]):
+    def __init__(self, walk: Walk, lines_: list[Line], sizes: list[int], fielding: Fielding | None = None):
         self.walk = walk
+        self.fielding = fielding
+        counts = fielding.counts if fielding is not None else None
         self.entries: dict[int, int] = {}  # id(model) -> count
         for line, n in zip(lines_, sizes):
             rest = n
             for v in line.variants[1:]:
-                lo = min(_model_bounds(v)[0], rest)
+                lo = min(_model_bounds(v, counts)[0], rest)
                 self.entries[id(v)] = lo
                 rest -= lo
             if line.variants:
@@ -181,6 +320,8 @@ class _Config:
                 hit = True
         if hit:
             return float(n)
+        if self.fielding is not None:
+            return self.fielding.counts(child)  # the size the player chose ('10 models'), or None
         return None  # wargear, or what the reader does not count
 
 
@@ -232,8 +373,12 @@ def _price(out: Output, walk: Walk, mods, scope: Scope, config: _Config, problem
     return int(round(value))
 
 
-def points(out: Output, walk: Walk, lines_: list[Line], scope: Scope) -> list[dict]:
-    """The unit's price at each band of unit sizes, and under each army condition its modifiers name."""
+def points(out: Output, walk: Walk, ways: list[Fielding], scope: Scope) -> list[dict]:
+    """The unit's price at each band of unit sizes, and under each army condition its modifiers name.
+
+    Where the player picks the unit's size from a group ('5 models' or '10 models'), each
+    choice is priced with its own lines; a price that differs between two choices of one
+    size names its choice as its condition."""
     mods = _pts_modifiers(out, walk)
     unit = walk.unit
     has_cost = out.pts_of(unit.obj) is not None or (unit.link is not None and out.pts_of(unit.link) is not None) \
@@ -241,10 +386,30 @@ def points(out: Output, walk: Walk, lines_: list[Line], scope: Scope) -> list[di
     if not has_cost and not mods:
         return []
     problems: list = []
+    if len(ways) == 1:
+        found = _points_of(out, walk, ways[0].lines, scope, mods, problems)
+    else:
+        each = [(way, _points_of(out, walk, way.lines, scope, mods, problems, way)) for way in ways]
+        found = []
+        for way, entries in each:
+            for entry in entries:
+                same_size = [e for _w, es in each for e in es if e["models"] == entry["models"]
+                             and e["condition"] == entry["condition"]]
+                if any(e["points"] != entry["points"] for e in same_size):
+                    entry = dict(entry, condition=" and ".join(x for x in (way.name, entry["condition"]) if x))
+                if entry not in found:
+                    found.append(entry)
+        found.sort(key=lambda e: (e["condition"] is not None, e["models"]))
+    _report(out, walk, problems)
+    return found
+
+
+def _points_of(out: Output, walk: Walk, lines_: list[Line], scope: Scope, mods, problems: list,
+               fielding: Fielding | None = None) -> list[dict]:
     variable = [i for i, ln in enumerate(lines_) if ln.hi > ln.lo]
 
     def price(sizes: list[int], army: Army | None = None) -> int:
-        config = _Config(walk, lines_, sizes)
+        config = _Config(walk, lines_, sizes, fielding)
         s = scope.with_counts(config.count)
         if army is not None:
             s = s.with_army(army)
@@ -284,7 +449,6 @@ def points(out: Output, walk: Walk, lines_: list[Line], scope: Scope) -> list[di
         for sizes in grid:
             text = " and ".join(f"{n} {ln.name}" for ln, n in zip(lines_, sizes) if n)
             out_points.append({"models": sum(sizes), "points": price(list(sizes)), "condition": text})
-    _report(out, walk, problems)
     return out_points
 
 

@@ -75,12 +75,13 @@ def datasheet(out: Output, offer: Offer) -> None:
         _same_id(out, offer, ds_id)
         return
     keywords, faction_keywords = _keywords(out, walk, offer)
-    lines = composition.lines(walk)
+    ways = composition.fieldings(walk)
+    lines = composition.lines(walk, ways)
     unit_abilities, leader = abilities(out, walk, faction)
     record = records.datasheet(
         id=ds_id, name=name, ruleset=data.ruleset, faction=faction, keywords=keywords,
         faction_keywords=faction_keywords, composition=[ln.as_record() for ln in lines],
-        points=composition.points(out, walk, lines, walk.unit.scope), abilities=unit_abilities,
+        points=composition.points(out, walk, ways, walk.unit.scope), abilities=unit_abilities,
         weapons=weapons(out, walk, ds_id, data.ruleset), wargear_options=options(walk, lines),
         leader=leader or records.OMIT, models=_models(out, walk))
     also = []

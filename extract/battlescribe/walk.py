@@ -48,6 +48,24 @@ class Group:
     parent: "Group | None" = None  # the group it sits in directly ('Special Weapons' inside '9-19 Boyz')
 
 
+@dataclass(eq=False)
+class Choice:
+    """An entry of a choice group that holds models: one way the data lets a player field the
+    unit ('5 models' or '10 models' of a Kill Team, '8 chainblades' of Jakhals)."""
+
+    group: Group
+    obj: dict
+    link: dict | None
+    name: str
+
+    def ids(self) -> set[str]:
+        """The ids a condition may name it by: the entry's, its link's."""
+        out = {str(self.obj.get("id", ""))}
+        if self.link is not None:
+            out |= {str(self.link.get("id", "")), str(self.link.get("targetId", ""))}
+        return out - {""}
+
+
 @dataclass
 class Model:
     """A model entry of the unit (or the unit itself, owner of what is not a model's)."""
@@ -58,6 +76,7 @@ class Model:
     scope: Scope
     link: dict | None = None
     group: Group | None = None  # the entry group it was found in
+    choice: Choice | None = None  # the choice of a group that holds it, where the unit's size is chosen so
 
 
 @dataclass
@@ -123,8 +142,9 @@ class Walker:
         self.out = out
         unit_scope = scope.down(frame(entry, link), is_model=True)
         self.found = Walk(Model(clean_name(str(entry.get("name", ""))), entry, data, unit_scope, link))
-        self.done: set[tuple[int, int]] = set()
+        self.done: set[tuple] = set()
         self.stack: set[int] = set()
+        self.choice: Choice | None = None  # the group's choice the walk is inside, if any
         if entry.get("type") == "model":
             self.found.models.append(self.found.unit)
         self._node(entry, data, link, unit_scope, self.found.unit, "datasheet", 0, link_file)
@@ -263,28 +283,38 @@ class Walker:
 
     def _child(self, child: dict, data: DataFile, lk: dict | None, link_file: DataFile, scope: Scope, owner: Model,
                context: str, depth: int, group: Group | None = None, within: str = "") -> None:
-        if (id(child), id(owner)) in self.done:
+        is_model = child.get("type") == "model"
+        # A model two of a group's choices hold (a Kill Team's sergeant in its '5 models' and its
+        # '10 models') is a model of each.
+        key = (id(child), id(owner)) if not is_model or self.choice is None else (id(child), id(owner), id(self.choice))
+        if key in self.done:
             return  # a diamond
         name = linked_name(lk, child, scope) if lk is not None else clean_name(str(child.get("name", "")))
         if NOT_WARGEAR.search(name):
             return
         objs = (child,) if lk is None else (child, lk)
-        is_model = child.get("type") == "model"
         child_scope = scope.down(frame(child, lk), is_model=is_model)
         # An entry is a choice of the unit: whether it is offered at all is asked with the rest of
         # the roster open (wargear one detachment unlocks is wargear of the datasheet).
         if self._hidden(objs, data, child_scope.with_army(child_scope.army.opened()), "entry", name):
             return
+        outer = self.choice
         if is_model:
-            self.done.add((id(child), id(owner)))
-            model = Model(name, child, data, child_scope, lk, group)
+            self.done.add(key)
+            model = Model(name, child, data, child_scope, lk, group, outer)
             self.found.models.append(model)
             owner = model
             within = ""
+            self.choice = None
         elif child.get("type") == "upgrade":
             within = name
+            if group is not None and outer is None:
+                self.choice = Choice(group, child, lk, name)
         ctx = "wargear" if child.get("type") == "upgrade" else context
-        self._node(child, data, lk, child_scope, owner, ctx, depth + 1, link_file, within)
+        try:
+            self._node(child, data, lk, child_scope, owner, ctx, depth + 1, link_file, within)
+        finally:
+            self.choice = outer
 
     def _group(self, grp: dict, data: DataFile, lk: dict | None, link_file: DataFile, scope: Scope, owner: Model,
                context: str, depth: int, within: str = "", parent: Group | None = None) -> None:
