@@ -46,20 +46,25 @@ class Detachment:
     enhancements: dict[str, list[str]] = field(default_factory=dict)  # faction -> enhancement ids
 
 
-def _groups_in(out: Output, obj: dict, data: DataFile, depth: int = 0):
-    """The choice groups an entry holds or links, with their files (shallow: detachment choices sit near the root)."""
-    for g in obj.get("selectionEntryGroups") or []:
-        if isinstance(g, dict):
-            yield g, data
-            if depth < 2:
-                yield from _groups_in(out, g, data, depth + 1)
+def _groups_in(out: Output, obj: dict, data: DataFile, depth: int = 0, seen: dict[int, int] | None = None):
+    """The choice groups an entry holds or links, with their files, each once (shallow: detachment
+    choices sit near the root; a group linked many times over is not walked many times over)."""
+    seen = {} if seen is None else seen  # id(group) -> the least depth it was reached at
+    found = [(g, data) for g in obj.get("selectionEntryGroups") or [] if isinstance(g, dict)]
     for lk in obj.get("entryLinks") or []:
         if isinstance(lk, dict) and lk.get("type") == "selectionEntryGroup":
             t = out.index.resolve(data, lk, ("selectionEntryGroup",))
             if t is not None:
-                yield t.obj, t.file
-                if depth < 2:
-                    yield from _groups_in(out, t.obj, t.file, depth + 1)
+                found.append((t.obj, t.file))
+    for g, gfile in found:
+        if id(g) in seen:
+            if seen[id(g)] <= depth:
+                continue
+        else:
+            yield g, gfile
+        seen[id(g)] = depth
+        if depth < 2:
+            yield from _groups_in(out, g, gfile, depth + 1, seen)
 
 
 def _is_detachment_group(g: dict) -> bool:
