@@ -395,6 +395,8 @@ def _points(data: Data, unit: ET.Element, link: ET.Element, pts: set[str], size:
         return priced if len({n for n, _p in priced}) == len(priced) else None
     lo, hi = size
     prices = [(n, price(n)) for n in range(lo, hi + 1)]
+    if not prices:
+        return None  # bounds that leave no size: the size check reports it
     bands = []
     for i, (n, p) in enumerate(prices):
         last = i == len(prices) - 1
