@@ -134,6 +134,25 @@ def linked_name(link: dict, target: dict, scope: Scope | None = None) -> str:
     return clean_name(name)
 
 
+def _hiding(obj: dict, scope: Scope):
+    """The modifiers of `obj` that hide it in `scope`."""
+    if not conditions.has_modifiers(obj):
+        return
+    for m in conditions.modifiers(obj):
+        if m.field == "hidden" and m.type == "set" and flag(m.mod.get("value")) and m.applies(scope):
+            yield m
+
+
+def _test(mod: conditions.Modifier) -> str:
+    """What a modifier tests, without the ids and comments that name its parts: two entries hidden by the
+    same test give the same string."""
+    def bare(x):
+        if isinstance(x, dict):
+            return {k: bare(v) for k, v in sorted(x.items()) if k not in ("id", "$line", "comment")}
+        return [bare(v) for v in x] if isinstance(x, list) else x
+    return repr([bare(g) for g in mod.guards])
+
+
 class Walker:
     """One unit's walk (see the module's docstring)."""
 
@@ -145,6 +164,11 @@ class Walker:
         self.done: set[tuple] = set()
         self.stack: set[int] = set()
         self.choice: Choice | None = None  # the group's choice the walk is inside, if any
+        # A unit the army offers only once a choice is made (Chaos Daemons' Shadow Legion units,
+        # with the Shadow Legion detachment) holds what the data hides by the same test: where
+        # the unit is, so is that (its Disciples of Be'lakor rule).
+        self.gate = frozenset(_test(m) for o in ((entry,) if link is None else (entry, link))
+                              for m in _hiding(o, unit_scope))
         if entry.get("type") == "model":
             self.found.models.append(self.found.unit)
         self._node(entry, data, link, unit_scope, self.found.unit, "datasheet", 0, link_file)
@@ -237,6 +261,9 @@ class Walker:
         value = conditions.hidden(objs, scope)
         if value is None or not value:
             return False  # shown, or shown depending on the unit's own choices: kept
+        if self.gate and not any(flag(o.get("hidden")) for o in objs) and \
+                all(_test(m) in self.gate for o in objs for m in _hiding(o, scope)):
+            return False  # hidden only where the unit itself is
         if any(flag(o.get("hidden")) for o in objs) and not any(conditions.has_modifiers(o) for o in objs):
             self.out.warn(data, objs[-1], "hidden-entry", f"{name!r} is hidden; left out")
         else:

@@ -129,6 +129,10 @@ def test_class7_rules_of_other_armies_and_detachments_are_not_a_units_own(build1
     detachments = _data(build10, "detachment")
     assert sum(1 for d in detachments.values() if not d["rule"]) <= 3
     assert any(d["code"] == "conditional-rule" and "Templar Vows" in d["message"] for d in report10)
+    # a rule hidden by the very test that gates the unit (Chaos Daemons field a Chaos Lord only
+    # with Shadow Legion) is the unit's own wherever the unit is
+    assert any(a["name"] == "Disciples of Be'lakor" for a in sheets["chaos-daemons/chaos-lord"]["abilities"])
+    assert not any(a["name"] == "Disciples of Be'lakor" for a in sheets["chaos-space-marines/chaos-lord"]["abilities"])
 
 
 def test_class8_wargear_options(sheets):
