@@ -286,7 +286,7 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
     k.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")
     k.add_argument("--case", default=None, help="hostile: one case only (paragraph, csv-lines, csv-html, "
-                   "ability-lines, lines, tar-bomb, zip-bomb)")
+                   "ability-lines, lines, tar-bomb, zip-bomb, link-diamonds, link-cycle, link-chain, link-fanout)")
     k.add_argument("--peer", default=None, metavar="PATH",
                    help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only)")
     k.set_defaults(func=_bench)
