@@ -127,6 +127,8 @@ def leader(texts: list[str]) -> dict:
         if ":" in first:
             first, inline = first.split(":", 1)
             first += ":"
+        if not inline.strip() and not listed and others and first.endswith(":"):
+            inline = others.pop(0)  # the list on the next line, unbulleted ('PLAGUE MARINES, POXWALKERS')
         head = head or first
         names = [_BULLET.sub("", ln) for ln in listed]
         if inline.strip():
