@@ -120,6 +120,13 @@ def test_class6_points_per_legal_unit_size(classes):
     assert [(p["models"], p["points"]) for p in by_id["classes/spear-squad"]["points"]] == [(4, 170), (5, 215)]
     assert by_id["classes/spear-squad"]["composition"] == [{"name": "Spear Sergeant", "min": 1, "max": 1},
                                                            {"name": "Spear Guard", "min": 3, "max": 4}]
+    # the unit's size a choice ('10 models' or '20 models', each holding its Packlings); a second
+    # Outcast when the twenty is chosen, set by modifiers on the constraints
+    pack = by_id["classes/pack"]
+    assert pack["composition"] == [{"name": "Pack Leader", "min": 1, "max": 1}, {"name": "Outcast", "min": 1, "max": 2},
+                                   {"name": "Packling", "min": 8, "max": 17}]
+    assert [(p["models"], p["points"], p["condition"]) for p in pack["points"]] == [(10, 65, None), (20, 140, None)]
+    assert pack["wargear_options"][0]["choices"] == ["10 models", "20 models"]
 
 
 def test_class7_conditional_rules_are_not_the_units_own(classes):

@@ -120,6 +120,11 @@ def test_class6_points_per_legal_unit_size(sheets):
     assert pts("grey-knights/paladin-squad") == [(4, 180), (5, 225), (8, 360), (10, 450)]
     assert pts("necrons/necron-warriors") == [(10, 90), (20, 200)]
     assert pts("orks/boyz") == [(10, 80), (20, 170)]
+    # the unit's size a choice of a group ('10 models' or '20 models'), its bounds set by modifiers
+    # on that choice (main: no Jakhal line, priced at 2 and 11 models)
+    jakhals = {c["name"]: (c["min"], c["max"]) for c in sheets["world-eaters/jakhals"]["composition"]}
+    assert jakhals == {"Jakhal Pack Leader": (1, 1), "Jakhal": (8, 17), "Dishonoured": (1, 2)}
+    assert pts("world-eaters/jakhals") == [(10, 65), (20, 140)]
     empty = [ds["id"] for ds in sheets.values() if not ds["composition"]]
     assert empty == []
 
