@@ -111,9 +111,12 @@ def compile_records(records: list[dict]) -> list[dict]:
         elif kind == "enhancement":
             expr = parse_phrase(rec["restriction"], known)
             faction = (detachments.get(rec["detachment"] or "") or {}).get("faction")
-            candidates = (by_ruleset.get(rec["ruleset"], []) if faction is None
-                          else by_faction.get((rec["ruleset"], faction), []))
-            bearers = sorted(d["id"] for d, words in candidates if matches(expr, words))
+            if "bearers" in rec:  # a structured source (BattleScribe) says who may take it
+                bearers = rec["bearers"]
+            else:
+                candidates = (by_ruleset.get(rec["ruleset"], []) if faction is None
+                              else by_faction.get((rec["ruleset"], faction), []))
+                bearers = sorted(d["id"] for d, words in candidates if matches(expr, words))
             fields = {"restriction_keywords": expr, "bearers": bearers}
             if rec["text"]:
                 fields["effects"] = compile_text(rec["text"], ctx)

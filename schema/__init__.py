@@ -31,6 +31,8 @@ RULESETS: tuple[str, ...] = tuple(_DEFS["ruleset"]["enum"])
 DICE_PATTERN: str = _DEFS["dice"]["oneOf"][1]["pattern"]
 #: The id alphabet.
 ID_PATTERN: str = _DEFS["id"]["pattern"]
+#: A keyword as printed (upper case, accented capitals kept).
+KEYWORD_PATTERN: str = _DEFS["keyword"]["pattern"]
 
 #: Where ``warscribe build`` writes the knowledge base unless told otherwise. Not
 #: ``build/``: packaging tools write there too (``pip wheel .`` leaves build/lib).

@@ -187,7 +187,8 @@ CODES: dict[str, Code] = {
                               "Point the manifest at the complete data."),
     "hidden-entry": Code("warning", "A BattleScribe entry hidden in the data; left out.",
                          "Nothing, unless the entry should be in the knowledge base."),
-    "cyclic-link": Code("warning", "A BattleScribe link leads back to an entry it is inside; not followed.",
+    "cyclic-link": Code("warning", "A BattleScribe link (entry link, info link, info group, entry group) leads back to an "
+                        "entry it is inside; not followed.",
                         "Report it to the data's maintainers."),
     "deep-link-chain": Code("warning", "BattleScribe links nested deeper than the reader follows.",
                             "Check the entry for a cycle through several links."),
@@ -195,10 +196,30 @@ CODES: dict[str, Code] = {
                             "Nothing for army-building entries; otherwise check the data."),
     "bad-keyword": Code("warning", "A BattleScribe category that is not a keyword (characters outside letters, digits, spaces, hyphens); left out.",
                         "Check the category."),
-    "unsupported-modifier": Code("warning", "A BattleScribe cost modifier under conditions other than a model count; not read into points.",
+    "unsupported-modifier": Code("warning", "A BattleScribe cost modifier under conditions other than the unit's size or "
+                                 "the army's faction (wargear selections, how many such units the army holds); not read "
+                                 "into points. Grouped by what the condition counts, with examples.",
                                  "Check the price by hand, or extend the reader."),
     "unknown-profile-type": Code("warning", "A BattleScribe profile type the reader does not know; its profiles are kept as ability text.",
                                  "Nothing, or extend the reader."),
+    "weapon-variant": Code("warning", "A BattleScribe datasheet has two different profiles of one weapon name and type (a "
+                           "sergeant's and a trooper's); both are kept, the later under a numbered id.",
+                           "Check the profiles in the data; rename one there if they are different weapons."),
+    "conditional-rule": Code("warning", "A BattleScribe rule or ability shown only in other armies or with a detachment "
+                             "(or another army-wide choice) made (Templar Vows on Space Marines units, shown only in a "
+                             "Black Templars army); it is not made an ability of the datasheets that link it. Grouped: one "
+                             "finding per rule with the number of datasheets.",
+                             "Nothing; a rule shown once a detachment is chosen is that detachment's rule."),
+    "conditional-characteristic": Code("warning", "A BattleScribe characteristic modifier whose condition depends on what "
+                                       "the unit takes (a weapon's AP with a wargear option); not applied. Grouped by "
+                                       "profile type and characteristic, with examples.",
+                                       "Nothing; the datasheet shows the profile as it is without the option."),
+    "enhancement-without-detachment": Code("warning", "A BattleScribe enhancement the data ties to no detachment (no "
+                                           "condition on a detachment's choice, no group naming one); its detachment is "
+                                           "left empty.", "Check the enhancement's group in the data."),
+    "link-budget": Code("warning", "A BattleScribe unit's links reach more entries, or its record more profiles, than "
+                        "the reader follows (a runaway or hostile link graph); the rest of its tree is not read.",
+                        "Check the unit's links in the data for a cycle or a runaway chain of groups."),
     "source-disagreement": Code("warning", "Two sources give a record different values for one field (points, a characteristic, keywords, abilities); the value of the better-ranked source (the manifest's `rank`, else the one listed first) is kept.",
                                 "Check which source is right; the finding names both values and both places."),
     "unmatched-unit": Code("warning", "A unit one whole-game source gives (the Wahapedia export, BattleScribe data) that no unit of the other matches: no unit with its name (marks and spelling folded) and a faction keyword of it.",

@@ -3,8 +3,9 @@
 Each case generates one source at two or three sizes up to the size a hostile (or
 careless) source reaches: a 4 MB ability paragraph on a datasheet page, a 4 MB field of
 a Wahapedia CSV export with line breaks and with HTML, 20,000 ability lines, a rules
-extract of 200,000 lines; and archives that unpack to 16 GiB (refused, so their time
-and memory must not grow with them). Every build runs in a fresh interpreter (peak memory is its
+extract of 200,000 lines; archives that unpack to 16 GiB (refused, so their time
+and memory must not grow with them); and BattleScribe link graphs: diamonds (groups each
+linking twice to the next), cycles, deep chains and fan-out. Every build runs in a fresh interpreter (peak memory is its
 own) with limits raised above the input, so what is measured is parsing, not refusal.
 The growth exponent between the smallest and largest size says whether time is linear
 (1.00) in the input.
@@ -147,6 +148,89 @@ def _data_source(path: Path) -> dict:
             "ruleset": "10e", "kind": "battlescribe"}
 
 
+_GST = """<?xml version="1.0" encoding="UTF-8"?>
+<gameSystem xmlns="http://www.battlescribe.net/schema/gameSystemSchema" id="sys-h" name="Hostile System" revision="1" type="gameSystem">
+  <costTypes><costType id="pts" name="pts" defaultCostLimit="-1"/></costTypes>
+  <profileTypes><profileType id="unit-type" name="Unit"/><profileType id="ranged-type" name="Ranged Weapons"/></profileTypes>
+</gameSystem>
+"""
+_UNIT_PROFILE = ('<profiles><profile id="p-{id}" name="{name}" typeId="unit-type" typeName="Unit"><characteristics>'
+                 + "".join(f'<characteristic name="{c}">{v}</characteristic>'
+                           for c, v in (("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "2"), ("LD", "6+"), ("OC", "2")))
+                 + "</characteristics></profile></profiles>")
+
+
+def _gun(gid: str, name: str) -> str:
+    chars = "".join(f'<characteristic name="{c}">{v}</characteristic>' for c, v in
+                    (("Range", '24"'), ("A", "2"), ("BS", "3+"), ("S", "4"), ("AP", "0"), ("D", "1"), ("Keywords", "-")))
+    return (f'<selectionEntry type="upgrade" id="{gid}" name="{name}"><profiles><profile id="pr-{gid}" name="{name}" '
+            f'typeId="ranged-type" typeName="Ranged Weapons"><characteristics>{chars}</characteristics></profile>'
+            "</profiles></selectionEntry>")
+
+
+def _unit(uid: str, inner: str) -> str:
+    return (f'<selectionEntry type="unit" id="{uid}" name="Unit {uid}"><costs><cost name="pts" typeId="pts" value="50"/>'
+            f'</costs><categoryLinks><categoryLink id="cl-{uid}" name="Faction: Hostile" targetId="cat-f"/></categoryLinks>'
+            f'{_UNIT_PROFILE.format(id=uid, name="Unit " + uid)}{inner}</selectionEntry>')
+
+
+def link_graph(shape: str, n: int) -> str:
+    """A catalogue whose links form `shape` at size `n`: 'diamonds' (n levels of groups, each
+    linking twice to the next: 2^n paths), 'cycle' (n units, each with an info group linking to
+    itself and two entries linking to each other), 'chain' (one unit over a chain of n linked
+    entries) or 'fanout' (one unit linking n weapons, and one weapon n times)."""
+    units, shared_entries, shared_groups, info = [], [], [], ""
+    if shape == "diamonds":
+        for i in range(n):
+            links = "".join(f'<entryLink id="l{i}-{k}" name="Level {i + 1}" type="selectionEntryGroup" '
+                            f'targetId="g{i + 1}"/>' for k in (0, 1)) if i + 1 < n else ""
+            body = f"<entryLinks>{links}</entryLinks>" if links else f"<selectionEntries>{_gun(f'w{i}', 'Bolter')}</selectionEntries>"
+            shared_groups.append(f'<selectionEntryGroup id="g{i}" name="Level {i}">{body}</selectionEntryGroup>')
+        units.append(_unit("u0", '<entryLinks><entryLink id="lu" name="Level 0" type="selectionEntryGroup" '
+                                  'targetId="g0"/></entryLinks>'))
+    elif shape == "cycle":
+        for i in range(n):
+            groups = (f'<infoGroups><infoGroup id="ig{i}" name="Loop {i}"><infoLinks><infoLink id="il{i}" '
+                      f'name="Loop {i}" type="infoGroup" targetId="ig{i}"/></infoLinks></infoGroup></infoGroups>')
+            links = f'<entryLinks><entryLink id="ul{i}" name="A {i}" type="selectionEntry" targetId="a{i}"/></entryLinks>'
+            units.append(_unit(f"u{i}", groups + links))
+            for me, other in ((f"a{i}", f"b{i}"), (f"b{i}", f"a{i}")):
+                shared_entries.append(f'<selectionEntry type="upgrade" id="{me}" name="{me}"><entryLinks><entryLink '
+                                      f'id="l-{me}" name="{other}" type="selectionEntry" targetId="{other}"/>'
+                                      "</entryLinks></selectionEntry>")
+    elif shape == "chain":
+        for i in range(n):
+            nxt = (f'<entryLinks><entryLink id="c{i}" name="Link {i + 1}" type="selectionEntry" targetId="e{i + 1}"/>'
+                   "</entryLinks>") if i + 1 < n else ""
+            shared_entries.append(f'<selectionEntry type="upgrade" id="e{i}" name="Link {i}">{nxt}</selectionEntry>')
+        units.append(_unit("u0", '<entryLinks><entryLink id="lu" name="Link 0" type="selectionEntry" targetId="e0"/>'
+                                  "</entryLinks>"))
+    elif shape == "fanout":
+        shared_entries = [_gun(f"w{i}", f"Gun {i}") for i in range(n)]
+        links = "".join(f'<entryLink id="f{i}" name="Gun {i}" type="selectionEntry" targetId="w{i}"/>' for i in range(n))
+        links += "".join(f'<entryLink id="s{i}" name="Gun 0" type="selectionEntry" targetId="w0"/>' for i in range(n))
+        units.append(_unit("u0", f"<entryLinks>{links}</entryLinks>"))
+    else:
+        raise ValueError(shape)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" '
+            'id="cat-h" name="Hostile" library="false" gameSystemId="sys-h" revision="1" type="catalogue">'
+            '<categoryEntries><categoryEntry id="cat-f" name="Faction: Hostile"/></categoryEntries>'
+            f"<selectionEntries>{''.join(units)}</selectionEntries>"
+            f"<sharedSelectionEntries>{''.join(shared_entries)}</sharedSelectionEntries>"
+            f"<sharedSelectionEntryGroups>{''.join(shared_groups)}</sharedSelectionEntryGroups>{info}</catalogue>\n")
+
+
+def _link_source(folder: Path, shape: str, n: int) -> dict:
+    from warscribe.extract.wahapedia import folder_sha256
+
+    data = folder / "data"
+    data.mkdir()
+    (data / "Hostile System.gst").write_text(_GST, encoding="utf-8")
+    (data / "Hostile.cat").write_text(link_graph(shape, n), encoding="utf-8")
+    return {"file": "data", "original_name": "data", "sha256": folder_sha256(data), "ruleset": "10e",
+            "kind": "battlescribe"}
+
+
 # name: (what, sizes, unit, source maker)
 CASES = {
     "paragraph": ("4 MB ability paragraph on a datasheet page", (MB, 2 * MB, 4 * MB), "bytes",
@@ -162,6 +246,17 @@ CASES = {
     # Decompression bombs are refused (exit 1) once 256 MiB are unpacked: the time stays flat (exponent near 0).
     "tar-bomb": ("BattleScribe .tar.gz unpacking to 16 GiB of zeros", (1024, 4096, 16384), "MiB", _zeros_tar),
     "zip-bomb": ("BattleScribe .zip unpacking to 16 GiB of zeros", (1024, 4096, 16384), "MiB", _zeros_zip),
+    # Link graphs: each node is walked once per model, so time follows the catalogue's size
+    # (diamonds: 2^32 paths in 32 levels; the chain stops at the walk's depth bound, the fan-out at
+    # its profile bound, each with a warning).
+    "link-diamonds": ("groups linking twice to the next, 32 levels", (8, 16, 32), "levels",
+                      lambda f, n: _link_source(f, "diamonds", n)),
+    "link-cycle": ("1,000 units with self-linking info groups and entry cycles", (250, 500, 1000), "units",
+                   lambda f, n: _link_source(f, "cycle", n)),
+    "link-chain": ("a chain of 4,000 linked entries", (1000, 2000, 4000), "links",
+                   lambda f, n: _link_source(f, "chain", n)),
+    "link-fanout": ("one unit linking 8,000 weapons and one weapon 8,000 times", (2000, 4000, 8000), "links",
+                    lambda f, n: _link_source(f, "fanout", n)),
 }
 
 

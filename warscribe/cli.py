@@ -300,7 +300,7 @@ def _bench(p: argparse.ArgumentParser) -> Handler:
     p.add_argument("--scale", type=int, default=100, help="build, site, check, diff: corpus size multiplier")
     p.add_argument("--repeat", type=int, default=None, help="runs per case (default: 5; 1 for site)")
     p.add_argument("--case", default=None, help="hostile: one case only (paragraph, csv-lines, csv-html, "
-                   "ability-lines, lines, tar-bomb, zip-bomb)")
+                   "ability-lines, lines, tar-bomb, zip-bomb, link-diamonds, link-cycle, link-chain, link-fanout)")
     p.add_argument("--peer", default=None, metavar="PATH",
                    help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only)")
 

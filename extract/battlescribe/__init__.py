@@ -39,8 +39,8 @@ def load(path: Path, name: str, ruleset: str, rank: int, chosen: list[str] | Non
     return out
 
 
-def read(files: list[DataFile], report: Report) -> tuple[list[tuple[dict, dict]], Index]:
-    """Records with their provenance, from the files of every BattleScribe source of a build."""
+def read(files: list[DataFile], report: Report) -> tuple[list[tuple[dict, list[dict]]], Index]:
+    """Records with their provenance entries, from the files of every BattleScribe source of a build."""
     index = Index(files, report)
     return Reader(index, report).read(), index
 

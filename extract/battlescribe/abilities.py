@@ -1,6 +1,13 @@
 """A unit's abilities: the rules its tree links (core and faction abilities, by reference)
-and its ability profiles (datasheet and wargear abilities, as text), with the two profiles
-that are not abilities but say something of the unit: Leader and Invulnerable Save."""
+and its ability profiles (datasheet and wargear abilities, as text), with the profiles
+that are not abilities but say something of the unit: Leader (every one of them: a
+character may have two) and Invulnerable Save (per model kind: the model's own, else
+the unit's; 'Invulnerable save' in any case, the number from the name or the text).
+
+What the data shows only in another army or with a detachment chosen (Templar Vows on
+a Space Marines unit shown only in a Black Templars army) was left out by the walk and is
+not the unit's own ability; :mod:`.datasheets` reports it, grouped.
+"""
 
 from __future__ import annotations
 
@@ -9,19 +16,29 @@ import re
 from warscribe.extract.battlescribe.common import WEAPON_TYPES, plain
 from warscribe.extract.battlescribe.output import Output
 from warscribe.extract.battlescribe.rules import rule_record
-from warscribe.extract.battlescribe.walk import Walk
+from warscribe.extract.battlescribe.walk import Model, Walk
 from warscribe.schema.text import clean_name
 
-_BULLET = re.compile(r"^\s*(?:[-■•*]|\d+\.)\s*")
+# A list item; a line starting with one '*' is a footnote ('* This model cannot be attached to ...').
+_BULLET = re.compile(r"^\s*(?:[-■•●▪]|\d+\.)\s*")
+_INVULNERABLE = re.compile(r"^invulnerable save", re.I)
+_INV_NUMBER = re.compile(r"(\d)\+\s*\**\s*\)?\s*(?:invulnerable save)?", re.I)
+# What makes an invulnerable save more than a number: a condition, a limit.
+_INV_CONDITION = re.compile(r"\bagainst\b|\bcannot\b|\bwhile\b|\bonly\b|\bfirst time\b|\*", re.I)
 
 
-def abilities(out: Output, found: Walk, faction: str) -> tuple[list[dict], dict | None, int | None]:
-    """The unit's abilities, its leader list (or None) and its invulnerable save (or None)."""
+def ability_text(profile: dict) -> str:
+    chars = [(str(c.get("name")), plain(str(c.get("$text", "")))) for c in profile.get("characteristics") or []
+             if isinstance(c, dict)]
+    return "\n".join(v if len(chars) == 1 else f"{k}: {v}" for k, v in chars if v)
+
+
+def abilities(out: Output, walk: Walk, faction: str) -> tuple[list[dict], dict | None]:
+    """The unit's abilities and its leader list (or None)."""
     items: list[dict] = []
     seen: set[str] = set()
-    leader = None
-    invulnerable: int | None = None
-    for shown, target in found.rules:
+    leaders: list[str] = []
+    for shown, target, _owner, _context in walk.rules:
         if not shown or shown.lower() in seen:
             continue
         seen.add(shown.lower())
@@ -30,12 +47,13 @@ def abilities(out: Output, found: Walk, faction: str) -> tuple[list[dict], dict 
         if record is None:
             continue
         out.emit(record, target.file, target.obj)
+        if record["type"] == "weapon":
+            continue  # [LETHAL HITS] linked for reference: a weapon's ability, not the unit's
         items.append({"name": shown, "type": "core" if core else "faction", "text": None, "ref": record["id"]})
-    for profile, context, pfile in found.profiles:
+    for found in walk.profiles:
+        profile, pfile = found.profile, found.file
         type_name = str(profile.get("typeName", ""))
-        pname = clean_name(str(profile.get("name", "")))
-        chars = {str(c.get("name")): plain(str(c.get("$text", ""))) for c in profile.get("characteristics") or []
-                 if isinstance(c, dict)}
+        pname = clean_name(found.shown)
         if type_name in ("Unit", *WEAPON_TYPES):
             continue
         if type_name not in ("Abilities", "Transport"):
@@ -44,41 +62,88 @@ def abilities(out: Output, found: Walk, faction: str) -> tuple[list[dict], dict 
                 out.warn(pfile, profile, "unknown-profile-type",
                          f"profile type {type_name!r} is not a known one; its profiles are kept as ability text",
                          expected="Unit, Ranged Weapons, Melee Weapons, Abilities or Transport", found=type_name)
-        text = "\n".join(v if len(chars) == 1 else f"{k}: {v}" for k, v in chars.items() if v)
+        text = ability_text(profile)
         if pname == "Leader" and type_name == "Abilities":
-            head, units_led = _leader(text)
-            leader = {"text": head, "units": units_led}
+            leaders.append(text)
             continue
-        if pname.startswith("Invulnerable Save") and type_name == "Abilities":
-            m = re.search(r"(\d)\+", pname) or re.search(r"(\d)\+ invulnerable save", text)
-            if m:
-                invulnerable = int(m.group(1))
-                continue
+        if _INVULNERABLE.match(pname) and type_name == "Abilities" and invulnerable(pname, text) is not None:
+            continue  # a characteristic of the models it is found on
         if not pname or not text or pname.lower() in seen:
             continue
         seen.add(pname.lower())
         item = {"name": re.sub(r"\s*\(Psychic\)\s*$", "", pname) or pname,
-                "type": "wargear" if context == "wargear" else "datasheet", "text": text}
+                "type": "wargear" if found.context == "wargear" else "datasheet", "text": text}
         if pname.endswith("(Psychic)"):
             item["psychic"] = True
         items.append(item)
-    return items, leader, invulnerable
+    return items, leader(leaders) if leaders else None
 
 
-def _leader(text: str) -> tuple[str, list[str]]:
-    """'This model can be attached to the following units:' and the units, listed or inline."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    head = lines[0].strip() if lines else text
-    listed = [_BULLET.sub("", ln) for ln in lines[1:] if _BULLET.match(ln)]
-    if not listed and ":" in head:
-        head, inline = head.split(":", 1)
-        head += ":"
-        listed = inline.split(",")
-    units = []
-    for raw in listed:
-        unit = re.sub(r"\s*\*+$", "", raw.strip().rstrip("."))
-        if unit and unit.upper() == unit:
-            unit = " ".join(w.capitalize() if not w.startswith("[") else w for w in unit.split())
-        if unit:
-            units.append(unit)
-    return head, units
+def invulnerable(name: str, text: str) -> tuple[int, str | None] | None:
+    """The save an 'Invulnerable Save' profile gives, and its text where it says more than the number."""
+    m = _INV_NUMBER.search(name) or re.search(r"(\d)\+\s*invulnerable save", text, re.I) or \
+        re.fullmatch(r"\s*(\d)\+\s*", text)
+    if m is None:
+        m = re.search(r"invulnerable save of (\d)\+", text, re.I)
+    if m is None:
+        return None
+    return int(m.group(1)), (text if _INV_CONDITION.search(f"{name} {text}") else None)
+
+
+def invulnerables(walk: Walk) -> dict[int, tuple[int, str | None]]:
+    """id(owner) -> the invulnerable save its own profiles give (the unit's own apply to every model)."""
+    out: dict[int, tuple[int, str | None]] = {}
+    for found in walk.profiles:
+        if found.context == "wargear" or found.profile.get("typeName") != "Abilities":
+            continue
+        name = clean_name(found.shown)
+        if not _INVULNERABLE.match(name):
+            continue
+        inv = invulnerable(name, ability_text(found.profile))
+        if inv is not None:
+            out.setdefault(id(found.owner), inv)
+    return out
+
+
+def model_invulnerable(invs: dict[int, tuple[int, str | None]], model: Model, unit: Model) -> tuple[int, str | None] | None:
+    return invs.get(id(model)) or invs.get(id(unit))
+
+
+def leader(texts: list[str]) -> dict:
+    """'This model can be attached to the following units:' and the units, from every Leader profile:
+    listed one a line, or inline ('... units: A, B and C'; 'A; B'); paragraphs after the list
+    (who else may join) are kept in the text."""
+    head = ""
+    notes: list[str] = []
+    units: list[str] = []
+    for text in texts:
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        if not lines:
+            continue
+        first, rest = lines[0], lines[1:]
+        listed = [ln for ln in rest if _BULLET.match(ln)]
+        others = [ln for ln in rest if not _BULLET.match(ln)]
+        inline = ""
+        if ":" in first:
+            first, inline = first.split(":", 1)
+            first += ":"
+        if not inline.strip() and not listed and others and first.endswith(":"):
+            inline = others.pop(0)  # the list on the next line, unbulleted ('PLAGUE MARINES, POXWALKERS')
+        head = head or first
+        names = [_BULLET.sub("", ln) for ln in listed]
+        if inline.strip():
+            names += re.split(r"\s*(?:,|;|\band\b|\bor\b)\s*", inline.strip().rstrip("."))
+        for raw in names:
+            for part in raw.split(";"):
+                unit = _unit_name(part)
+                if unit and unit not in units:
+                    units.append(unit)
+        notes += [ln for ln in others if ln not in notes]
+    return {"text": "\n".join([head] + notes) if notes else head, "units": units}
+
+
+def _unit_name(raw: str) -> str:
+    unit = re.sub(r"\s*[*†‡]+$", "", raw.strip().rstrip(".").strip())
+    if unit and unit.upper() == unit and any(c.isalpha() for c in unit):
+        unit = " ".join(w.capitalize() if not w.startswith("[") else w for w in unit.split())
+    return unit

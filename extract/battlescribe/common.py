@@ -39,10 +39,14 @@ def characteristics(profile: dict) -> dict[str, str]:
 
 
 def bounds(obj: dict) -> tuple[int, int | None]:
-    """The least and most selections an entry or group's constraints allow (no most: None)."""
+    """The least and most selections an entry or group's constraints allow within the unit (no most: None).
+
+    A constraint's scope is its parent, itself, or an entry or group of the unit named by id;
+    one counted across the roster or a force is a rule of army building, not of the unit.
+    """
     lo, hi = 0, None
     for c in obj.get("constraints") or []:
-        if not isinstance(c, dict) or c.get("field") != "selections" or c.get("scope") not in ("parent", "self", None):
+        if not isinstance(c, dict) or c.get("field") != "selections" or c.get("scope") in ("roster", "force"):
             continue
         value = int(number(c.get("value")))
         if c.get("type") == "min":

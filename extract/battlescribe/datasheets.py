@@ -1,103 +1,227 @@
-"""Datasheets: the root unit (or single-model) entries with a ``Unit`` profile, their
+"""Datasheets: each unit as an army offers it (:mod:`.armies`), with a ``Unit`` profile; its
 keywords and models, and who leads whom.
 
 A datasheet's parts are read by their own modules: :mod:`.walk` gathers what its tree
-holds, :mod:`.composition` its model lines and points, :mod:`.abilities` and
-:mod:`.weapons` the rest.
+holds in the army, :mod:`.composition` its model lines and points, :mod:`.abilities`,
+:mod:`.weapons` and :mod:`.options` the rest. Keywords are the categories of the unit,
+of the link that offers it (a faction keyword the army's link adds) and of its models
+(a model's own keywords: GHAZGHKULL THRAKA, WARBOSS), with the category modifiers that
+hold in the army.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from warscribe.extract.battlescribe.abilities import abilities
-from warscribe.extract.battlescribe.common import characteristics, flag
-from warscribe.extract.battlescribe.composition import composition, points
+from warscribe.extract.battlescribe import composition, conditions
+from warscribe.extract.battlescribe.abilities import abilities, invulnerables, model_invulnerable
+from warscribe.extract.battlescribe.armies import Offer
+from warscribe.extract.battlescribe.common import flag
+from warscribe.extract.battlescribe.conditions import Scope
 from warscribe.extract.battlescribe.factions import entry_faction
 from warscribe.extract.battlescribe.index import DataFile
+from warscribe.extract.battlescribe.options import options
 from warscribe.extract.battlescribe.output import Output
-from warscribe.extract.battlescribe.walk import walk_unit
+from warscribe.extract.battlescribe.profiles import characteristics_in, report_pending
+from warscribe.extract.battlescribe.walk import Model, Walk, frame, walk_unit
 from warscribe.extract.battlescribe.weapons import weapons
-from warscribe.schema import ids, records
+from warscribe.schema import KEYWORD_PATTERN, ids, records
 from warscribe.schema.text import clean_name
 from warscribe.schema.values import parse_inches, parse_int, parse_plus
 
-_KEYWORD = re.compile(r"^[A-Z0-9][A-Z0-9 '’\-]*$")
+_KEYWORD = re.compile(KEYWORD_PATTERN)
+# What a root link may add to the unit it offers, and the fields that changes.
+_LINK_GIVES = {"categoryLinks": ["keywords", "faction_keywords"], "costs": ["points"], "modifiers": ["points", "keywords"],
+               "modifierGroups": ["points", "keywords"], "infoLinks": ["abilities"], "entryLinks": ["weapons", "wargear_options"],
+               "profiles": ["abilities"]}
 
 
-def datasheet(out: Output, data: DataFile, entry: dict) -> None:
-    """Emit the datasheet of `entry` with its weapons and linked rules; a hidden or profile-less unit is reported."""
+@dataclass
+class Bearer:
+    """A datasheet that links enhancement groups, as the detachments module needs it."""
+
+    id: str
+    faction: str
+    ruleset: str
+    scope: Scope
+    groups: dict[int, list[tuple[dict, Scope]]]  # id() of each enhancement group it links -> (link, scope) pairs
+
+
+def datasheet(out: Output, offer: Offer) -> None:
+    """Emit the datasheet of `offer` with its weapons and linked rules; a hidden or profile-less unit is reported."""
+    entry, data, link = offer.target, offer.target_file, offer.link
     name = clean_name(str(entry.get("name", "")))
-    if flag(entry.get("hidden")):
-        out.warn(data, entry, "hidden-entry", f"unit {name!r} is hidden in the data; not made a datasheet")
+    objs = (entry,) if link is None else (entry, link)
+    scope = Scope(offer.context, choice=out.is_choice)
+    if conditions.hidden(objs, Scope(offer.context.opened(), choice=out.is_choice).down(frame(entry, link), is_model=True)):
+        if any(flag(o.get("hidden")) for o in objs) and not any(conditions.has_modifiers(o) for o in objs):
+            where, obj = (offer.item_file, link) if link is not None and flag(link.get("hidden")) else (data, entry)
+            out.warn(where, obj, "hidden-entry", f"unit {name!r} is hidden in the data; not made a datasheet")
+        else:
+            out.group("hidden-entry", "a unit hidden in an army that lists it", offer.item_file, offer.item,
+                      f"unit {name!r} is hidden in the {offer.army.title} army that lists it; not made a "
+                      "datasheet of that army", f"{name} in {offer.army.title}")
         return
-    found = walk_unit(out, data, entry)
-    units = [p for p, ctx, _f in found.profiles if p.get("typeName") == "Unit"]
-    if not units:
+    walk = walk_unit(out, data, entry, scope, link, offer.item_file)
+    if not any(f.profile.get("typeName") == "Unit" for f in walk.profiles):
         if entry.get("type") == "unit":
             out.warn(data, entry, "no-unit-profile", f"unit {name!r} has no Unit profile; not made a datasheet",
                      expected="a profile of type Unit", found="none")
         return
-    keywords, faction_keywords = _keywords(out, data, entry)
-    faction = entry_faction(data, entry)
+    faction = offer.faction or entry_faction(data, entry)
     ds_id = ids.datasheet(faction, name)
-    lines, model_costs = composition(out, data, entry)
-    unit_abilities, leader, invulnerable = abilities(out, found, faction)
-    models = _models(out, data, units, invulnerable)
-    weapon_ids = weapons(out, found, data, ds_id)
+    if out.get(ds_id) is not None:
+        _same_id(out, offer, ds_id)
+        return
+    keywords, faction_keywords = _keywords(out, walk, offer)
+    ways = composition.fieldings(walk)
+    lines = composition.lines(walk, ways)
+    unit_abilities, leader = abilities(out, walk, faction)
     record = records.datasheet(
         id=ds_id, name=name, ruleset=data.ruleset, faction=faction, keywords=keywords,
-        faction_keywords=faction_keywords, composition=lines,
-        points=points(out, data, entry, lines, model_costs), abilities=unit_abilities, weapons=weapon_ids,
-        wargear_options=found.options, leader=leader or records.OMIT, models=models)
-    out.emit(record, data, entry)
+        faction_keywords=faction_keywords, composition=[ln.as_record() for ln in lines],
+        points=composition.points(out, walk, ways, walk.unit.scope), abilities=unit_abilities,
+        weapons=weapons(out, walk, ds_id, data.ruleset), wargear_options=options(walk, lines),
+        leader=leader or records.OMIT, models=_models(out, walk))
+    also = []
+    if link is not None and (offer.item_file is not data or any(link.get(k) for k in _LINK_GIVES)):
+        # A link from another file (a library's unit in a faction's army), or one that adds to its
+        # target: the faction, and what it adds, come from there.
+        gives = ["faction"] + [f for k, fields in _LINK_GIVES.items() if link.get(k) for f in fields]
+        also.append(out.prov(offer.item_file, link, fields=sorted(set(gives))))
+    out.emit(record, data, entry, also)
+    _left_out(out, walk, ds_id)
+    if walk.enhancements:
+        groups: dict[int, list[tuple[dict, Scope]]] = {}
+        for target, lk, where in walk.enhancements:
+            groups.setdefault(id(target.obj), []).append((lk, where))
+        out.bearers.append(Bearer(ds_id, faction, data.ruleset, walk.unit.scope, groups))
 
 
-def _keywords(out: Output, data: DataFile, entry: dict) -> tuple[list[str], list[str]]:
-    """The unit's keywords and faction keywords from its categories, each category noted for its keyword record."""
+def _same_id(out: Output, offer: Offer, ds_id: str) -> None:
+    """A second link of one army to a unit (or a unit two files define alike): the first is kept."""
+    out.group("conflicting-duplicate", "a unit offered twice", offer.item_file, offer.item,
+              f"{ds_id} is offered again by {offer.army.title}; the first is kept", ds_id)
+
+
+def _left_out(out: Output, walk: Walk, ds_id: str) -> None:
+    """What the army hides for the unit, reported grouped: rules by name, other entries by kind."""
+    for what, name, data, objs in walk.left_out:
+        out.hidden_rules.append((what, name, data, objs))
+        if what in ("rule", "profile", "info group"):
+            out.group("conditional-rule", name.casefold(), data, objs[-1],
+                      f"{what} {name!r} is shown only in other armies or with a detachment (or another "
+                      "army-wide choice) made; not made an ability of the datasheets that link it", ds_id)
+        else:
+            out.group("hidden-entry", f"{what} shown only in other armies", data, objs[-1],
+                      f"{what} {name!r} is shown only in other armies or with a detachment made; left out",
+                      f"{name} on {ds_id}")
+
+
+def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[str]]:
+    """The unit's keywords and faction keywords, each category noted for its keyword record."""
+    unit = walk.unit
+    holders: list[tuple[dict, DataFile]] = [(unit.obj, unit.file)]
+    if unit.link is not None:
+        holders.append((unit.link, offer.item_file))
+    for m in walk.models:
+        if m is not unit:
+            holders.append((m.obj, m.file))
+            if m.link is not None:
+                holders.append((m.link, m.file))
+    links: list[tuple[dict, DataFile]] = []
+    for obj, f in holders:
+        links += [(c, f) for c in obj.get("categoryLinks") or [] if isinstance(c, dict) and not flag(c.get("hidden"))]
+        links += _modified_categories(out, obj, f, unit.scope)
+    removed = {str(c.get("targetId")) for c, _f in links if c.get("$removed")}
     faction_keywords, keywords = [], []
-    for c in entry.get("categoryLinks") or []:
-        cname = clean_name(str(c.get("name", ""))) if isinstance(c, dict) else ""
+    for c, f in links:
+        if c.get("$removed") or str(c.get("targetId")) in removed:
+            continue
+        target = out.index.find(f, str(c.get("targetId")), ("categoryEntry",)) if c.get("targetId") else None
+        if target is not None and flag(target.obj.get("hidden")):
+            continue  # a bookkeeping category the data hides
+        cname = clean_name(str(c.get("name") or (target.obj.get("name") if target else "")))
         word = (cname[9:] if cname.startswith("Faction: ") else cname).upper()
         if not _KEYWORD.match(word):
-            out.warn(data, c, "bad-keyword", f"category {cname!r} is not a keyword; left out",
-                     expected="letters, digits, spaces, hyphens", found=cname)
+            out.warn(f, c, "bad-keyword", f"category {cname!r} is not a keyword; left out",
+                     expected="letters (accented ones too), digits, spaces, hyphens, apostrophes", found=cname)
             continue
-        target = faction_keywords if cname.startswith("Faction: ") else keywords
-        if word not in target:
-            target.append(word)
-            out.categories.setdefault((data.ruleset, word), []).append((data, c, cname.startswith("Faction: ")))
+        into = faction_keywords if cname.startswith("Faction: ") else keywords
+        if word not in into:
+            into.append(word)
+            out.categories.setdefault((f.ruleset, word), []).append((f, c, cname.startswith("Faction: ")))
     return keywords, faction_keywords
 
 
-def _models(out: Output, data: DataFile, units: list[dict], invulnerable: int | None) -> list[dict]:
-    """One model per model kind, though every model entry may repeat its profile."""
+def _modified_categories(out: Output, obj: dict, data: DataFile, scope: Scope) -> list[tuple[dict, DataFile]]:
+    """Categories an entry's modifiers add or remove where their conditions hold in the army."""
+    found = []
+    if not conditions.has_modifiers(obj):
+        return found
+    for mod in conditions.modifiers(obj):
+        if mod.field != "category" or mod.type not in ("add", "remove") or not mod.applies(scope):
+            continue
+        key = str(mod.mod.get("value", ""))
+        hit = out.index.anywhere.get(key)
+        name = str(hit[1].get("name", "")) if hit else ""
+        link = {"targetId": key, "name": name, "$line": mod.mod.get("$line", obj.get("$line", 1)), "id": key}
+        if mod.type == "remove":
+            link["$removed"] = True
+        found.append((link, hit[2] if hit else data))
+    return found
+
+
+def _models(out: Output, walk: Walk) -> list[dict]:
+    """One model per model kind, each with its own invulnerable save (else the unit's)."""
+    unit = walk.unit
+    owners = [m for m in walk.models if m is not unit] or [unit]
+    if unit.obj.get("type") == "model":
+        owners = [unit]
+    by_owner: dict[int, list] = {}
+    for f in walk.profiles:
+        if f.profile.get("typeName") == "Unit":
+            by_owner.setdefault(id(f.owner), []).append(f)
+    invs = invulnerables(walk)
     models: list[dict] = []
-    for p in units:
-        model = _model(out, data, p, invulnerable)
-        if model and model not in models:
-            models.append(model)
+    for owner in owners:
+        for f in by_owner.get(id(owner)) or by_owner.get(id(unit)) or []:
+            model = _model(out, f, model_invulnerable(invs, owner, unit))
+            if model and model not in models:
+                models.append(model)
+    for f in walk.profiles:  # a Unit profile of a model not counted above (held by wargear)
+        if f.profile.get("typeName") == "Unit" and id(f.owner) not in {id(o) for o in owners} and f.owner is not unit:
+            model = _model(out, f, model_invulnerable(invs, f.owner, unit))
+            if model and model not in models:
+                models.append(model)
     return models
 
 
-def _model(out: Output, data: DataFile, profile: dict, invulnerable: int | None) -> dict | None:
-    chars = characteristics(profile)
+def _model(out: Output, found, invulnerable: tuple[int, str | None] | None) -> dict | None:
+    profile = found.profile
+    chars, pending = characteristics_in(profile, found.scope)
+    name = clean_name(found.shown)
+    for mod in pending:
+        report_pending(out, found, name, mod)
     # Aircraft: '20+"' in the data, '20"+' as printed.
     chars["M"] = re.sub(r'^(\d+)\+(["”″])$', r"\1\2+", chars.get("M", "-"))
     try:
-        model = {"name": clean_name(str(profile.get("name", ""))), "M": parse_inches(chars.get("M", "-"), "M"),
+        model = {"name": name, "M": parse_inches(chars.get("M", "-"), "M"),
                  "T": parse_int(chars.get("T", ""), "T"), "Sv": parse_plus(chars.get("SV", ""), "Sv"),
                  "W": parse_int(chars.get("W", ""), "W"), "Ld": parse_plus(chars.get("LD", "-"), "Ld", allow_none=True),
                  "OC": None if chars.get("OC", "-") in ("-", "") else parse_int(chars["OC"], "OC")}
     except ValueError as exc:
-        out.warn(data, profile, "bad-characteristic", f"unit profile {profile.get('name')!r}: {exc}; model left out",
+        out.warn(found.file, profile, "bad-characteristic", f"unit profile {profile.get('name')!r}: {exc}; model left out",
                  expected="M, T, SV, W, LD, OC values", found=", ".join(f"{k}={v}" for k, v in chars.items()))
         return None
     inv = chars.get("INSV", "")
     if re.fullmatch(r"\d\+?", inv):
-        invulnerable = int(inv[0])
-    if invulnerable is not None:
-        model["invulnerable"] = invulnerable
+        model["invulnerable"] = int(inv[0])
+    elif invulnerable is not None:
+        model["invulnerable"] = invulnerable[0]
+        if invulnerable[1]:
+            model["invulnerable_text"] = invulnerable[1]
     return model
 
 
@@ -110,13 +234,19 @@ def led_by(out: Output) -> None:
     for record, _p in out.records:
         if record["kind"] != "datasheet" or "leader" not in record:
             continue
+        named = []
         for unit in record["leader"]["units"]:
             led = by_name.get((record["ruleset"], record["faction"], unit.lower()))
+            named.append(led["name"] if led is not None else unit)
             if led is not None:
                 entry = led.setdefault("led_by", {"text": "This unit can be led by the following units:", "units": []})
                 if record["name"] not in entry["units"]:
                     entry["units"].append(record["name"])
+        record["leader"]["units"] = list(dict.fromkeys(named))
     for record, _p in out.records:
         if "led_by" in record:
             record["led_by"]["units"].sort()
             record["models"] = record.pop("models")  # key order: as the constructor gives it
+
+
+__all__ = ["Bearer", "Model", "datasheet", "led_by"]

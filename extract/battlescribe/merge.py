@@ -33,7 +33,7 @@ COMPARED = {
     "detachment": ("enhancements",),
 }
 # Fields a BattleScribe record may add where another source lacks them.
-ADDED = ("models", "leader", "led_by")
+ADDED = ("models", "leader", "led_by", "bearers")
 
 
 def _plain(value) -> str:
@@ -126,9 +126,10 @@ def cite(prov: dict) -> str:
     return f"{where} (entry {entry['id']})" if entry else where
 
 
-def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], int], report: Report,
+def add_records(store, items: list[tuple[dict, list[dict]]], rank_of: Callable[[str], int], report: Report,
                 source_name: Callable[[str], str] = source_of) -> int:
-    """Put BattleScribe records into `store`; returns the number of findings reported.
+    """Put BattleScribe records (each with its provenance entries, the entry first) into `store`;
+    returns the number of findings reported.
 
     Units the store holds under another id (another faction's, another spelling) are
     matched first (:func:`~warscribe.extract.sources_merge.match_units`). Of two values,
@@ -136,12 +137,14 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
     provenance entry then says which compared fields agree with it and which differ.
     """
     findings = 0
-    items = match_units(store, items, source_name, report)
-    for record, prov in items:
+    # Matching looks at each record's first entry; the renamed records keep all of theirs.
+    matched = match_units(store, [(record, provs[0]) for record, provs in items], source_name, report)
+    for (record, _first), (_old, provs) in zip(matched, items):
         rid = record["id"]
+        prov = provs[0]
         existing = store.get(rid)
         if existing is None:
-            record["source"] = [prov]
+            record["source"] = list(provs)
             store.records[rid] = record
             continue
         first = existing["source"][0]
@@ -193,9 +196,9 @@ def add_records(store, items: list[tuple[dict, dict]], rank_of: Callable[[str], 
         _reorder(existing)
         if ours_first:  # the record's first source gave the values now replaced
             existing["source"][0] = note_agreement(first, agree, differ)
-            entries = [prov]
+            entries = list(provs)
         else:
-            entries = [note_agreement(prov, agree, differ)]
+            entries = [note_agreement(prov, agree, differ)] + list(provs[1:])
         if added:
             entries.append(dict(prov, fields=added))
         store.add_provenance(existing, entries)

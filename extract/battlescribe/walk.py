@@ -1,129 +1,389 @@
-"""A unit's tree walked through its links: the profiles, rules and wargear options it holds.
+"""A unit's tree walked through its links: the models, profiles, rules and choice groups it holds.
 
-Entry links, info links, info groups and entry groups are followed across files;
-statically hidden entries are left out and reported, a link back into an entry being
-walked is cut and reported, and army-building bookkeeping (enhancements, Crusade,
-detachment choices) is not followed.
+Links of every kind (entry links, info links, info groups, entry groups, shared profiles)
+form graphs, not trees: many units link one weapon, a group may link the same group twice
+(a diamond), a careless or hostile file links an info group to itself (a cycle). The walk
+resolves each link once (the index caches it), expands each node at most once per model
+of the unit (a diamond costs its size, not its paths), cuts a link back into a node being
+expanded and reports it (``cyclic-link``, with file and entry), and stops a unit whose
+tree holds more than :data:`MAX_NODES` nodes or one record more than
+:data:`MAX_PROFILES` profiles (``link-budget``), so time is linear in the catalogue's size
+and a record's size is bounded.
+
+What the data hides for the unit in its army (evaluated by :mod:`.conditions`: a rule
+shown only in another army or with a detachment chosen) is left out and listed in
+``left_out``; what is hidden outright is reported (``hidden-entry``); army-building
+bookkeeping (Crusade, Warlord, detachment choices) is not followed, and the enhancement
+groups a unit links are noted, not walked.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from warscribe.extract.battlescribe.common import NOT_WARGEAR, WEAPON_TYPES, bounds, flag
+from warscribe.extract.battlescribe import conditions
+from warscribe.extract.battlescribe.common import NOT_WARGEAR, WEAPON_TYPES, flag
+from warscribe.extract.battlescribe.conditions import Frame, Scope
 from warscribe.extract.battlescribe.index import DataFile, Target
 from warscribe.extract.battlescribe.output import Output
 from warscribe.schema.text import clean_name
 
 MAX_DEPTH = 40  # link chains deeper than this are cycles in all but name
+MAX_NODES = 20_000  # nodes one unit's walk expands
+MAX_PROFILES = 2_000  # profiles one datasheet may hold
+ENHANCEMENTS = "enhancement"
+
+
+@dataclass
+class Group:
+    """A choice group the tree reaches, its members resolved (entry, file, link or None)."""
+
+    obj: dict  # with its link's name and constraints over its own
+    file: DataFile
+    link: dict | None
+    members: list[tuple[dict, DataFile, dict | None]]
+    owner: "Model"
+    scope: Scope
+    within: str = ""  # the wargear choice that holds it (a Captain's 'Pistol and Melee Weapon'), if any
+    parent: "Group | None" = None  # the group it sits in directly ('Special Weapons' inside '9-19 Boyz')
+
+
+@dataclass(eq=False)
+class Choice:
+    """An entry of a choice group that holds models: one way the data lets a player field the
+    unit ('5 models' or '10 models' of a Kill Team, '8 chainblades' of Jakhals)."""
+
+    group: Group
+    obj: dict
+    link: dict | None
+    name: str
+
+    def ids(self) -> set[str]:
+        """The ids a condition may name it by: the entry's, its link's."""
+        out = {str(self.obj.get("id", ""))}
+        if self.link is not None:
+            out |= {str(self.link.get("id", "")), str(self.link.get("targetId", ""))}
+        return out - {""}
+
+
+@dataclass
+class Model:
+    """A model entry of the unit (or the unit itself, owner of what is not a model's)."""
+
+    name: str
+    obj: dict
+    file: DataFile
+    scope: Scope
+    link: dict | None = None
+    group: Group | None = None  # the entry group it was found in
+    choice: Choice | None = None  # the choice of a group that holds it, where the unit's size is chosen so
+
+
+@dataclass
+class Found:
+    """A profile the tree reaches, with where: its scope, owning model, and whether wargear holds it."""
+
+    profile: dict
+    file: DataFile
+    scope: Scope
+    owner: Model
+    context: str  # "datasheet" or "wargear"
+    shown: str
 
 
 @dataclass
 class Walk:
-    """What a unit's tree holds, gathered through its links."""
-
-    profiles: list[tuple[dict, str, DataFile]] = field(default_factory=list)  # (profile, context, file)
-    rules: list[tuple[str, Target]] = field(default_factory=list)  # (shown name, rule)
-    options: list[dict] = field(default_factory=list)  # wargear options
-
-
-def walk_unit(out: Output, data: DataFile, entry: dict) -> Walk:
-    """What the unit `entry` holds, through all its links."""
-    found = Walk()
-    walk(out, found, data, entry, "datasheet", (str(entry.get("id")),), 0)
-    return found
+    unit: Model
+    models: list[Model] = field(default_factory=list)
+    profiles: list[Found] = field(default_factory=list)
+    rules: list[tuple[str, Target, Model, str]] = field(default_factory=list)  # (shown, rule, owner, context)
+    groups: list[Group] = field(default_factory=list)
+    # enhancement groups the unit links: (group, the link, the scope it is linked in)
+    enhancements: list[tuple[Target, dict, Scope]] = field(default_factory=list)
+    left_out: list[tuple[str, str, DataFile, tuple[dict, ...]]] = field(default_factory=list)  # (what, name, file, objs)
+    nodes: int = 0
+    stopped: bool = False
 
 
-def walk(out: Output, found: Walk, data: DataFile, obj: dict, context: str, trail: tuple[str, ...], depth: int,
-         owner: str = "") -> None:
-    """Gather `obj`'s profiles, rules, models and options into `found`, following links.
-
-    `owner` is the nearest entry (model or unit) the options found belong to.
-    """
-    if "type" in obj:  # an entry, not a group
-        owner = clean_name(str(obj.get("name", ""))) if obj.get("type") != "upgrade" else owner
-    if depth > MAX_DEPTH:
-        out.warn(data, obj, "deep-link-chain", f"links nested deeper than {MAX_DEPTH}; not followed")
-        return
-    for profile in obj.get("profiles") or []:
-        if isinstance(profile, dict) and not flag(profile.get("hidden")):
-            found.profiles.append((profile, context, data))
-    # A weapon's links to its abilities' rules ([RAPID FIRE]) are not the unit's abilities.
-    weapon = any(isinstance(p, dict) and p.get("typeName") in WEAPON_TYPES for p in obj.get("profiles") or [])
-    for rule in obj.get("rules") or []:
-        if isinstance(rule, dict) and not flag(rule.get("hidden")) and not weapon:
-            found.rules.append((clean_name(str(rule.get("name", ""))), Target("rule", rule, data)))
-    for group in obj.get("infoGroups") or []:
-        if isinstance(group, dict) and not flag(group.get("hidden")):
-            walk(out, found, data, group, context, trail, depth + 1, owner)
-    for link in obj.get("infoLinks") or []:
-        if not isinstance(link, dict) or flag(link.get("hidden")):
-            continue
-        target = out.index.resolve(data, link, ("profile", "rule", "infoGroup"))
-        if target is None:
-            continue
-        shown = linked_name(link, target.obj)
-        if target.what == "rule":
-            if not weapon:
-                found.rules.append((shown, target))
-        elif target.what == "profile":
-            found.profiles.append((dict(target.obj, name=shown), context, target.file))
-        else:
-            walk(out, found, target.file, target.obj, context, trail, depth + 1, owner)
-    children = [(c, data) for c in obj.get("selectionEntries") or [] if isinstance(c, dict)]
-    groups = [(g, data) for g in obj.get("selectionEntryGroups") or [] if isinstance(g, dict)]
-    for link in obj.get("entryLinks") or []:
-        if not isinstance(link, dict) or NOT_WARGEAR.search(str(link.get("name", ""))):
-            continue
-        if str(link.get("targetId")) in trail:
-            out.warn(data, link, "cyclic-link", f"link {link.get('name', '')!r} leads back to an entry it is "
-                     "inside; not followed", expected="a link to another entry", found=str(link.get("targetId")))
-            continue
-        target = out.index.resolve(data, link, ("selectionEntry", "selectionEntryGroup"))
-        if target is None or NOT_WARGEAR.search(str(target.obj.get("name", ""))):
-            continue
-        merged = dict(target.obj, **{k: v for k, v in link.items()
-                                      if k in ("name", "hidden", "constraints") and v not in (None, [])})
-        merged["$via"] = target.file
-        merged["$trail"] = str(link.get("targetId"))
-        (groups if target.what == "selectionEntryGroup" else children).append((merged, target.file))
-    for child, cdata in children:
-        if flag(child.get("hidden")):
-            out.warn(cdata, child, "hidden-entry", f"{child.get('name', '?')!r} is hidden; left out")
-            continue
-        if NOT_WARGEAR.search(str(child.get("name", ""))):
-            continue
-        ctx = "wargear" if child.get("type") == "upgrade" else context
-        walk(out, found, cdata, child, ctx, trail + (str(child.get("id")), child.get("$trail", "")), depth + 1, owner)
-    for group, gdata in groups:
-        if flag(group.get("hidden")) or NOT_WARGEAR.search(str(group.get("name", ""))):
-            continue
-        option(found, group, owner)
-        walk(out, found, gdata, group, context, trail + (str(group.get("id")), group.get("$trail", "")), depth + 1, owner)
+def frame(obj: dict, link: dict | None = None) -> Frame:
+    ids = {str(obj.get("id", ""))}
+    cats = {str(c.get("targetId")) for c in obj.get("categoryLinks") or [] if isinstance(c, dict)}
+    if link is not None:
+        ids |= {str(link.get("id", "")), str(link.get("targetId", ""))}
+        cats |= {str(c.get("targetId")) for c in link.get("categoryLinks") or [] if isinstance(c, dict)}
+    return Frame(frozenset(ids - {""}), frozenset(cats))
 
 
-def linked_name(link: dict, target: dict) -> str:
-    """The name a link shows: its own, or its target's, as its unconditional name modifiers set it."""
+def linked_name(link: dict, target: dict, scope: Scope | None = None) -> str:
+    """The name a link shows: its own, or its target's, as the name modifiers that hold set it."""
     name = str(link.get("name") or target.get("name") or "")
-    for mod in link.get("modifiers") or []:
-        if isinstance(mod, dict) and mod.get("field") == "name" and not mod.get("conditions") \
-                and not mod.get("conditionGroups"):
-            if mod.get("type") == "set":
-                name = str(mod.get("value"))
-            elif mod.get("type") == "append":
-                name = f"{name}{mod.get('join', ' ')}{mod.get('value')}"
+    for obj in (target, link) if link is not target else (link,):
+        if not conditions.has_modifiers(obj):
+            continue
+        for mod in conditions.modifiers(obj):
+            if mod.field != "name":
+                continue
+            holds = mod.applies(scope) if scope is not None else (True if len(mod.guards) == 1 and not (
+                mod.mod.get("conditions") or mod.mod.get("conditionGroups")) else None)
+            if not holds:
+                continue
+            if mod.type == "set":
+                name = str(mod.mod.get("value"))
+            elif mod.type == "append":
+                name = f"{name}{mod.mod.get('join', ' ')}{mod.mod.get('value')}"
     return clean_name(name)
 
 
-def option(found: Walk, group: dict, owner_name: str) -> None:
-    """A choice group whose options carry weapons or wargear, as readable text."""
-    names = [clean_name(str(e.get("name", ""))) for e in (group.get("selectionEntries") or []) + (group.get("entryLinks") or [])
-             if isinstance(e, dict) and not flag(e.get("hidden")) and not NOT_WARGEAR.search(str(e.get("name", "")))]
-    if len(names) < 2 or any(isinstance(e, dict) and e.get("type") == "model" for e in group.get("selectionEntries") or []):
+def _hiding(obj: dict, scope: Scope):
+    """The modifiers of `obj` that hide it in `scope`."""
+    if not conditions.has_modifiers(obj):
         return
-    lo, hi = bounds(group)
-    count = "one" if hi == 1 else f"up to {hi}" if hi else "any"
-    text = f"{owner_name}: {clean_name(str(group.get('name', 'options')))}: {count} of the following"
-    if lo == 0 and hi:
-        text += " (optional)"
-    found.options.append({"text": text + ":", "choices": names})
+    for m in conditions.modifiers(obj):
+        if m.field == "hidden" and m.type == "set" and flag(m.mod.get("value")) and m.applies(scope):
+            yield m
+
+
+def _test(mod: conditions.Modifier) -> str:
+    """What a modifier tests, without the ids and comments that name its parts: two entries hidden by the
+    same test give the same string."""
+    def bare(x):
+        if isinstance(x, dict):
+            return {k: bare(v) for k, v in sorted(x.items()) if k not in ("id", "$line", "comment")}
+        return [bare(v) for v in x] if isinstance(x, list) else x
+    return repr([bare(g) for g in mod.guards])
+
+
+class Walker:
+    """One unit's walk (see the module's docstring)."""
+
+    def __init__(self, out: Output, data: DataFile, entry: dict, scope: Scope, link: dict | None = None,
+                 link_file: DataFile | None = None):
+        self.out = out
+        unit_scope = scope.down(frame(entry, link), is_model=True)
+        self.found = Walk(Model(clean_name(str(entry.get("name", ""))), entry, data, unit_scope, link))
+        self.done: set[tuple] = set()
+        self.stack: set[int] = set()
+        self.choice: Choice | None = None  # the group's choice the walk is inside, if any
+        # A unit the army offers only once a choice is made (Chaos Daemons' Shadow Legion units,
+        # with the Shadow Legion detachment) holds what the data hides by the same test: where
+        # the unit is, so is that (its Disciples of Be'lakor rule).
+        self.gate = frozenset(_test(m) for o in ((entry,) if link is None else (entry, link))
+                              for m in _hiding(o, unit_scope))
+        if entry.get("type") == "model":
+            self.found.models.append(self.found.unit)
+        self._node(entry, data, link, unit_scope, self.found.unit, "datasheet", 0, link_file)
+
+    # -- the walk --------------------------------------------------------------------------
+
+    def _node(self, obj: dict, data: DataFile, link: dict | None, scope: Scope, owner: Model, context: str,
+              depth: int, link_file: DataFile | None = None, within: str = "") -> None:
+        """Gather what `obj` (an entry, group or info group; reached by `link`, written in `link_file`) holds."""
+        key = (id(obj), id(owner))
+        if key in self.done:
+            return  # a diamond: this node's contents are gathered for this model already
+        if not self._budget(data, obj):
+            return
+        self.done.add(key)
+        self.stack.add(id(obj))
+        try:
+            self._contents(obj, data, link, link_file or data, scope, owner, context, depth, within)
+        finally:
+            self.stack.discard(id(obj))
+
+    def _budget(self, data: DataFile, obj: dict) -> bool:
+        found = self.found
+        if found.stopped:
+            return False
+        found.nodes += 1
+        if found.nodes > MAX_NODES or len(found.profiles) > MAX_PROFILES:
+            found.stopped = True
+            self.out.warn(data, obj, "link-budget",
+                          f"unit {found.unit.name!r}: its links reach more than {MAX_NODES} entries or "
+                          f"{MAX_PROFILES} profiles; the rest of its tree is not read",
+                          expected=f"at most {MAX_NODES} entries and {MAX_PROFILES} profiles a unit",
+                          found=f"{found.nodes} entries, {len(found.profiles)} profiles")
+            return False
+        return True
+
+    def _contents(self, obj: dict, data: DataFile, link: dict | None, link_file: DataFile, scope: Scope,
+                  owner: Model, context: str, depth: int, within: str = "") -> None:
+        if depth > MAX_DEPTH:
+            self.out.warn(data, obj, "deep-link-chain", f"links nested deeper than {MAX_DEPTH}; not followed")
+            return
+        holders = (obj,) if link is None else (obj, link)
+        weapon = any(isinstance(p, dict) and p.get("typeName") in WEAPON_TYPES
+                     for h in holders for p in h.get("profiles") or [])
+        holders = ((obj, data),) if link is None else ((obj, data), (link, link_file))
+        for holder, hfile in holders:
+            self._info(holder, hfile, scope, owner, context, depth, weapon)
+        children, groups = self._members(holders, scope)
+        for child in children:
+            self._child(*child, scope, owner, context, depth, within=within)
+        for grp in groups:
+            self._group(*grp, scope, owner, context, depth, within)
+
+    def _members(self, holders, scope: Scope) -> tuple[list[tuple], list[tuple]]:
+        """The entries and groups the holders hold or link: (object, its file, link or None, the link's file)."""
+        children: list[tuple] = []
+        groups: list[tuple] = []
+        for holder, hfile in holders:
+            children += [(c, hfile, None, hfile) for c in holder.get("selectionEntries") or [] if isinstance(c, dict)]
+            groups += [(g, hfile, None, hfile) for g in holder.get("selectionEntryGroups") or [] if isinstance(g, dict)]
+            for lk in holder.get("entryLinks") or []:
+                resolved = self._follow(hfile, lk, ("selectionEntry", "selectionEntryGroup"), scope)
+                if resolved is not None:
+                    target, tfile = resolved
+                    (groups if "type" not in target else children).append((target, tfile, lk, hfile))
+        return children, groups
+
+    def _follow(self, data: DataFile, lk: dict, wanted: tuple[str, ...], scope: Scope) -> tuple[dict, DataFile] | None:
+        """A link's target, unless it is bookkeeping, unresolved, or leads back into the node being expanded."""
+        if not isinstance(lk, dict):
+            return None
+        name = str(lk.get("name", ""))
+        target = self.out.index.resolve(data, lk, wanted)
+        if target is None:
+            return None
+        tname = str(target.obj.get("name", ""))
+        if target.what == "selectionEntryGroup" and ENHANCEMENTS in (name + tname).lower():
+            self.found.enhancements.append((target, lk, scope))
+            return None
+        if NOT_WARGEAR.search(name) or NOT_WARGEAR.search(tname):
+            return None
+        if id(target.obj) in self.stack:
+            self.out.warn(data, lk, "cyclic-link", f"link {name!r} leads back to an entry it is inside; not followed",
+                          expected="a link to another entry", found=str(lk.get("targetId")))
+            return None
+        return target.obj, target.file
+
+    def _hidden(self, objs: tuple[dict, ...], data: DataFile, scope: Scope, what: str, name: str) -> bool:
+        """Whether to leave a node out; what the army hides is noted in `left_out`, what is hidden outright reported."""
+        value = conditions.hidden(objs, scope)
+        if value is None or not value:
+            return False  # shown, or shown depending on the unit's own choices: kept
+        if self.gate and not any(flag(o.get("hidden")) for o in objs) and \
+                all(_test(m) in self.gate for o in objs for m in _hiding(o, scope)):
+            return False  # hidden only where the unit itself is
+        if any(flag(o.get("hidden")) for o in objs) and not any(conditions.has_modifiers(o) for o in objs):
+            self.out.warn(data, objs[-1], "hidden-entry", f"{name!r} is hidden; left out")
+        else:
+            self.found.left_out.append((what, name, data, objs))
+        return True
+
+    def _info(self, holder: dict, data: DataFile, scope: Scope, owner: Model, context: str, depth: int,
+              weapon: bool) -> None:
+        """A holder's own profiles, rules, info groups and info links."""
+        found = self.found
+        scope = scope.within()
+        for profile in holder.get("profiles") or []:
+            if isinstance(profile, dict) and not self._hidden((profile,), data, scope, "profile",
+                                                              str(profile.get("name", ""))):
+                found.profiles.append(Found(profile, data, scope, owner, context,
+                                            linked_name(profile, profile, scope)))
+        # A weapon's links to its abilities' rules ([RAPID FIRE]) are not the unit's abilities.
+        for rule in holder.get("rules") or []:
+            if isinstance(rule, dict) and not weapon and not self._hidden((rule,), data, scope, "rule",
+                                                                          str(rule.get("name", ""))):
+                found.rules.append((linked_name(rule, rule, scope), Target("rule", rule, data), owner, context))
+        for grp in holder.get("infoGroups") or []:
+            if isinstance(grp, dict) and not self._hidden((grp,), data, scope, "info group", str(grp.get("name", ""))):
+                self._node(grp, data, None, scope, owner, context, depth + 1)
+        for lk in holder.get("infoLinks") or []:
+            if not isinstance(lk, dict):
+                continue
+            target = self.out.index.resolve(data, lk, ("profile", "rule", "infoGroup"))
+            if target is None:
+                continue
+            shown = linked_name(lk, target.obj, scope)
+            if self._hidden((target.obj, lk), data, scope, target.what, shown):
+                continue
+            if target.what == "rule":
+                if not weapon:
+                    found.rules.append((shown, target, owner, context))
+            elif target.what == "profile":
+                found.profiles.append(Found(target.obj, target.file, scope, owner, context, shown))
+            elif id(target.obj) in self.stack:
+                self.out.warn(data, lk, "cyclic-link", f"info link {shown!r} leads back to an info group it is "
+                              "inside; not followed", expected="a link to another group", found=str(lk.get("targetId")))
+            else:
+                self._node(target.obj, target.file, None, scope, owner, context, depth + 1)
+
+    def _child(self, child: dict, data: DataFile, lk: dict | None, link_file: DataFile, scope: Scope, owner: Model,
+               context: str, depth: int, group: Group | None = None, within: str = "") -> None:
+        is_model = child.get("type") == "model"
+        # A model two of a group's choices hold (a Kill Team's sergeant in its '5 models' and its
+        # '10 models') is a model of each.
+        key = (id(child), id(owner)) if not is_model or self.choice is None else (id(child), id(owner), id(self.choice))
+        if key in self.done:
+            return  # a diamond
+        name = linked_name(lk, child, scope) if lk is not None else clean_name(str(child.get("name", "")))
+        if NOT_WARGEAR.search(name):
+            return
+        objs = (child,) if lk is None else (child, lk)
+        child_scope = scope.down(frame(child, lk), is_model=is_model)
+        # An entry is a choice of the unit: whether it is offered at all is asked with the rest of
+        # the roster open (wargear one detachment unlocks is wargear of the datasheet).
+        if self._hidden(objs, data, child_scope.with_army(child_scope.army.opened()), "entry", name):
+            return
+        outer = self.choice
+        if is_model:
+            self.done.add(key)
+            model = Model(name, child, data, child_scope, lk, group, outer)
+            self.found.models.append(model)
+            owner = model
+            within = ""
+            self.choice = None
+        elif child.get("type") == "upgrade":
+            within = name
+            if group is not None and outer is None:
+                self.choice = Choice(group, child, lk, name)
+        ctx = "wargear" if child.get("type") == "upgrade" else context
+        try:
+            self._node(child, data, lk, child_scope, owner, ctx, depth + 1, link_file, within)
+        finally:
+            self.choice = outer
+
+    def _group(self, grp: dict, data: DataFile, lk: dict | None, link_file: DataFile, scope: Scope, owner: Model,
+               context: str, depth: int, within: str = "", parent: Group | None = None) -> None:
+        name = linked_name(lk, grp, scope) if lk is not None else clean_name(str(grp.get("name", "")))
+        objs = (grp,) if lk is None else (grp, lk)
+        if NOT_WARGEAR.search(name) or self._hidden(objs, data, scope.within().with_army(scope.army.opened()),
+                                                    "group", name):
+            return
+        key = (id(grp), id(owner))
+        if key in self.done:
+            return
+        if id(grp) in self.stack:
+            self.out.warn(data, lk or grp, "cyclic-link", f"group {name!r} leads back to a group it is inside; "
+                          "not followed", expected="a link to another group", found=str(grp.get("id")))
+            return
+        if not self._budget(data, grp):
+            return
+        self.done.add(key)
+        self.stack.add(id(grp))
+        try:
+            holders = ((grp, data),) if lk is None else ((grp, data), (lk, link_file))
+            members, subgroups = self._members(holders, scope)
+            shown = [(m, f, link) for m, f, link, _lf in members
+                     if not conditions.hidden((m,) if link is None else (m, link), scope.down(frame(m, link)))]
+            record = Group(grp if lk is None else dict(grp, **_overrides(lk)), data, lk, shown, owner, scope, within, parent)
+            self.found.groups.append(record)
+            for holder, hfile in holders:
+                self._info(holder, hfile, scope, owner, context, depth, False)
+            for m, f, link, lf in members:
+                self._child(m, f, link, lf, scope, owner, context, depth + 1, group=record, within=within)
+            for g, f, link, lf in subgroups:
+                self._group(g, f, link, lf, scope, owner, context, depth + 1, within, parent=record)
+        finally:
+            self.stack.discard(id(grp))
+
+
+def _overrides(link: dict) -> dict:
+    """What a link sets over its target: its name, and its constraints where it has any."""
+    return {k: v for k, v in link.items() if k in ("name", "constraints") and v not in (None, [])}
+
+
+def walk_unit(out: Output, data: DataFile, entry: dict, scope: Scope, link: dict | None = None,
+              link_file: DataFile | None = None) -> Walk:
+    """What the unit `entry` (offered by `link`, written in `link_file`) holds in `scope`'s army, through all its links."""
+    return Walker(out, data, entry, scope, link, link_file).found

@@ -30,7 +30,7 @@ def read(path: Path, name: str = "bs", chosen=None, ruleset: str = "10e"):
     report = Report()
     files = bs.load(path, name, ruleset, 0, chosen, report)
     items, index = bs.read(files, report)
-    return {r["id"]: (r, p) for r, p in items}, report, index
+    return {r["id"]: (r, p[0]) for r, p in items}, report, index
 
 
 def codes(report: Report) -> dict[str, list[str]]:
@@ -72,8 +72,9 @@ def test_datasheet_through_links_shared_profiles_and_groups(form):
     assert ds["wargear_options"] == [{"text": "Alpha Marine: Weapon Choice: one of the following:",
                                       "choices": ["Bolt rifle", "Plasma gun"]}]
     assert ds["led_by"]["units"] == ["Captain Test"]
-    # the models carry the cost: the smallest and the largest unit's price
+    # the models carry the cost: a price at every unit size
     assert by_id["testers/walkers"][0]["points"] == [{"models": 1, "points": 60, "condition": None},
+                                                     {"models": 2, "points": 120, "condition": None},
                                                      {"models": 3, "points": 180, "condition": None}]
     assert "testers/squad-sergeant" not in by_id  # a shared model no army list offers: part of other units
     assert by_id["testers/captain-test"][0]["points"] == [
@@ -319,7 +320,7 @@ def test_snapshot_paladin_squad(snapshot):
     assert ds["faction_keywords"] == ["GREY KNIGHTS"]
     assert sorted((c["name"], c["min"], c["max"]) for c in ds["composition"]) == [("Paladins", 3, 9), ("Paragon", 1, 1)]
     first = 180 if ruleset == "10e" else 170
-    assert [(p["models"], p["points"]) for p in ds["points"]] == [(4, first), (5, first + 45), (6, 360), (9, 450)]
+    assert [(p["models"], p["points"]) for p in ds["points"]] == [(4, first), (5, first + 45), (8, 360), (10, 450)]
     assert {(m["M"], m["T"], m["Sv"], m["W"], m["Ld"], m["OC"], m["invulnerable"]) for m in ds["models"]} == {(5, 5, 2, 3, 6, 1, 4)}
     assert {a["name"]: a["type"] for a in ds["abilities"]} == {
         "Deep Strike": "core", "Gate of Infinity": "faction", "Attuned Onslaught": "datasheet",
@@ -423,7 +424,7 @@ def test_an_empty_list_on_the_page_is_filled_not_a_disagreement():
     store.records["testers/alpha-squad"] = sheet([], "page.txt")
     catalogue = sheet(["Captain Test"], "bs/Testers.cat")
     prov = catalogue.pop("source")[0]
-    add_records(store, [(catalogue, prov)], {"page.txt": 0, "bs/Testers.cat": 1}.get, report)
+    add_records(store, [(catalogue, [prov])], {"page.txt": 0, "bs/Testers.cat": 1}.get, report)
     merged = store.records["testers/alpha-squad"]
     assert merged["led_by"]["units"] == ["Captain Test"] and report.diagnostics == []
     assert merged["source"][-1]["fields"] == ["led_by"]

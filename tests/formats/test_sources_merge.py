@@ -57,7 +57,7 @@ def merged(store_records: list[dict], items: list[tuple[dict, dict]], bs_first: 
         rec = dict(rec, source=[prov(WH, 10 + i)])
         store.records[rec["id"]] = rec
     ranks = {WH: 1, BS: 0} if bs_first else {WH: 0, BS: 1}
-    add_records(store, items, lambda f: ranks[f.partition("/")[0]], report)
+    add_records(store, [(rec, [entry]) for rec, entry in items], lambda f: ranks[f.partition("/")[0]], report)
     return store.finish(), report
 
 

@@ -3,7 +3,10 @@
 Records cite their sources by file and line range (``source``); where the source files
 are at hand (and still match the checksums the build recorded) a finding about a
 phrase of a record is placed at the line and column where that phrase is printed.
-Without them, findings point at the record's first source line.
+Without them, findings point at the record's first source line. A BattleScribe source
+(an archive or a folder of catalogues) is cited as '<archive>/<member>'; its members are
+read, through the reader's own bounded opener, the first time a finding needs one, and a
+catalogue entry's phrase is looked for in the lines the entry spans.
 """
 
 from __future__ import annotations
@@ -30,6 +33,34 @@ TEXT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 MAX_SOURCE_BYTES = 64 * 1024 * 1024
+ENTRY_LINES = 400  # how far below its first line a catalogue entry's phrase is looked for
+
+
+class Sources(dict):
+    """Source lines by cited name; the members of a data archive or folder read when first asked for."""
+
+    def __init__(self):
+        super().__init__()
+        self.containers: dict[str, Path] = {}  # cited name of an archive or folder -> where it is
+        self._opened: set[str] = set()
+
+    def get(self, name, default=None):
+        if not dict.__contains__(self, name):
+            self._open(name)
+        return dict.get(self, name, default)
+
+    def __contains__(self, name) -> bool:
+        return self.get(name) is not None
+
+    def _open(self, name: str) -> None:
+        for cited, path in self.containers.items():
+            if name.startswith(cited + "/") and cited not in self._opened:
+                from warscribe.extract.battlescribe.files import open_source
+                from warscribe.schema.diagnostics import Report
+
+                self._opened.add(cited)
+                for member in open_source(path, cited, None, Report()):
+                    self[member.name] = re.split(r"\r\n|\r|\n", member.data.decode("utf-8", errors="replace"))
 
 
 @dataclass
@@ -38,7 +69,7 @@ class Context:
     report: dict | None = None  # the build's report.json, when the build has one
     origin: str = "<build>"
     # source name (as records cite it) -> its lines; only sources found and unchanged.
-    sources: dict[str, list[str]] = field(default_factory=dict)
+    sources: Sources = field(default_factory=Sources)
     missing_sources: list[str] = field(default_factory=list)
 
     # -- locating -------------------------------------------------------------------
@@ -58,6 +89,8 @@ class Context:
                 if not lines:
                     continue
                 first, last = int(prov.get("first_line", 1)), int(prov.get("last_line", 0))
+                if prov.get("entry") and last <= first:
+                    last = first + ENTRY_LINES  # an entry's text lies in the lines below its start
                 for no in range(max(first, 1), min(max(last, first), len(lines)) + 1):
                     col = lines[no - 1].find(snippet)
                     if col < 0:
@@ -131,15 +164,43 @@ def _read_sources(ctx: Context, root: Path | None) -> None:
         if root:
             candidates.insert(1, root / Path(name).name)
         for path in candidates:
-            if not _inside(path, bases) or not path.is_file() or path.stat().st_size > MAX_SOURCE_BYTES:
+            if not _inside(path, bases):
+                continue
+            if path.is_dir() and _data_folder(path, sha):
+                ctx.sources.containers[_cited(name)] = path
+                break
+            if not path.is_file() or path.stat().st_size > MAX_SOURCE_BYTES:
                 continue
             data = path.read_bytes()
             if sha and hashlib.sha256(data).hexdigest() != sha:
                 continue
-            ctx.sources[name] = re.split(r"\r\n|\r|\n", data.decode("utf-8", errors="replace"))
+            if _is_archive(path):
+                ctx.sources.containers[_cited(name)] = path
+            else:
+                ctx.sources[name] = re.split(r"\r\n|\r|\n", data.decode("utf-8", errors="replace"))
             break
         else:
             ctx.missing_sources.append(name)
+
+
+def _cited(name: str) -> str:
+    """How records cite a source's members (a source outside the project by its file name)."""
+    from warscribe.extract.battlescribe import cited_name
+
+    return cited_name(name)
+
+
+def _is_archive(path: Path) -> bool:
+    from warscribe.extract.battlescribe.files import is_archive
+
+    return is_archive(path)
+
+
+def _data_folder(path: Path, sha: str | None) -> bool:
+    """A folder source (BattleScribe data, a CSV export) that still matches the build's checksum."""
+    from warscribe.extract.wahapedia import folder_sha256
+
+    return not sha or folder_sha256(path) == sha
 
 
 def _inside(path: Path, bases: list[Path]) -> bool:

@@ -1,0 +1,565 @@
+"""A second, independent reading of BattleScribe catalogues, to audit a build's datasheets.
+
+It does not use the reader (``warscribe.extract.battlescribe``): it reads the XML with
+``xml.etree`` and works out, for a seeded random sample of the units the armies offer,
+what a player reads on each datasheet, in its own simpler way: the faction keywords and
+keywords (the categories of the unit, its link and its models), the models with their
+characteristics and invulnerable saves, every weapon profile (with the modifiers that
+say 'BS 2+ when the bearer is a Captain'), the abilities (without what only another army
+or a chosen detachment shows), the leader list, the unit's size and its points at each
+size. Each field of each sampled datasheet that differs from the build is an error.
+
+Run by tests/formats/test_battlescribe_audit.py on the 10e snapshot; as a script it
+audits any build folder, which is how the error rate of another version is measured:
+
+    python tests/bs_audit.py OUT_FOLDER ../shared/bsdata/wh40k-10e-801555b.tar.xz
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+import tarfile
+import unicodedata
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SAMPLE = 80
+SEED = 19
+FACTIONS = {"Agents of the Imperium": "Imperial Agents", "Adeptus Astartes": "Space Marines",
+            "Heretic Astartes": "Chaos Space Marines", "Asuryani": "Aeldari", "Legiones Daemonica": "Chaos Daemons"}
+BOOKKEEPING = re.compile(r"crusade|enhancement|warlord|battle honour|battle scar|weapon modification|requisition|"
+                         r"detachment|show/hide|order of battle", re.I)
+WEAPON_RULES = {"lethal hits", "sustained hits", "devastating wounds", "anti", "assault", "heavy", "rapid fire",
+                "torrent", "twin-linked", "pistol", "melta", "blast", "precision", "ignores cover", "lance",
+                "hazardous", "indirect fire", "extra attacks", "one shot", "psychic", "conversion"}
+
+
+def clean(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u2011", "-").replace("\u00a0", " ")).strip()
+
+
+def slug(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.replace("’", "").replace("'", "")).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "unnamed"
+
+
+class Data:
+    """Every element of every catalogue by id, with its file; namespaces stripped."""
+
+    def __init__(self, archive: Path):
+        self.roots: dict[str, ET.Element] = {}
+        self.by_id: dict[str, tuple[ET.Element, str]] = {}
+        with tarfile.open(archive) as tf:
+            for member in sorted(tf.getmembers(), key=lambda m: m.name):
+                if member.isfile() and member.name.endswith((".cat", ".gst")):
+                    root = ET.fromstring(tf.extractfile(member).read())
+                    for el in root.iter():
+                        el.tag = el.tag.rsplit("}", 1)[-1]
+                    name = member.name.rsplit("/", 1)[-1]
+                    self.roots[name] = root
+        for name, root in self.roots.items():  # definitions first (shared lists), then nested ones
+            for el in root.iter():
+                if el.get("id") and el.tag in ("selectionEntry", "selectionEntryGroup", "profile", "rule",
+                                                "infoGroup", "categoryEntry") and el.get("id") not in self.by_id:
+                    self.by_id[el.get("id")] = (el, name)
+        self.catalogues = {root.get("id"): name for name, root in self.roots.items()}
+
+    def target(self, link: ET.Element) -> ET.Element | None:
+        hit = self.by_id.get(link.get("targetId", ""))
+        return hit[0] if hit else None
+
+
+def kids(el: ET.Element, list_tag: str, tag: str):
+    holder = el.find(list_tag)
+    return [] if holder is None else holder.findall(tag)
+
+
+def faction_of(title: str) -> str:
+    return FACTIONS.get(title.rsplit(" - ", 1)[-1].strip(), title.rsplit(" - ", 1)[-1].strip())
+
+
+def catalogue_faction(root: ET.Element) -> str:
+    """The most common 'Faction: X' of a catalogue's entries, the one its title ends with first."""
+    counts: dict[str, int] = {}
+    for e in kids(root, "sharedSelectionEntries", "selectionEntry"):
+        for c in kids(e, "categoryLinks", "categoryLink"):
+            if (c.get("name") or "").startswith("Faction: "):
+                counts[c.get("name")[9:]] = counts.get(c.get("name")[9:], 0) + 1
+    title = root.get("name", "")
+    if not counts:
+        return faction_of(title)
+    best = max(sorted(counts), key=lambda n: (title.rsplit(" - ", 1)[-1].strip() == n, n in title, counts[n]))
+    return FACTIONS.get(best, best)
+
+
+@dataclass
+class Expected:
+    id: str
+    where: str  # catalogue file and link id
+    keywords: set[str] = field(default_factory=set)
+    faction_keywords: set[str] = field(default_factory=set)
+    models: dict[str, tuple] = field(default_factory=dict)  # profile name -> characteristics
+    invulnerable: dict[str, int] = field(default_factory=dict)  # model profile name -> save
+    weapons: set[tuple] = field(default_factory=set)
+    abilities: set[str] = field(default_factory=set)
+    leader: set[str] = field(default_factory=set)
+    size: tuple[int, int] = (1, 1)
+    sizes: list | None = None  # (choices taken, unit size) where the player picks the unit's size
+    points: list[tuple[int, int]] | None = None  # None: the audit does not judge this unit's price
+
+
+def _number(text: str) -> int | None:
+    m = re.search(r"-?\d+", text or "")
+    return int(m.group()) if m else None
+
+
+def _chars(profile: ET.Element) -> dict[str, str]:
+    return {c.get("name", "").upper(): (c.text or "").strip() for c in kids(profile, "characteristics", "characteristic")}
+
+
+def _own_modifiers(el: ET.Element, outer: list | None = None):
+    """(modifier, the conditions of the groups around it) for the modifiers of `el` itself, not
+    those of what it holds (a rule linked inside a weapon hides the rule, not the weapon)."""
+    outer = outer or []
+    for mod in kids(el, "modifiers", "modifier"):
+        yield mod, outer
+    for grp in kids(el, "modifierGroups", "modifierGroup"):
+        yield from _own_modifiers(grp, outer + [c for c in grp.findall("conditions/condition")])
+
+
+class Unit:
+    """One unit as one army offers it, read the audit's way."""
+
+    def __init__(self, data: Data, army: ET.Element, link: ET.Element, target: ET.Element):
+        self.data, self.army, self.link, self.target = data, army, link, target
+        self.cats = {c.get("targetId") for el in (target, link) for c in kids(el, "categoryLinks", "categoryLink")}
+        self.cats.add(target.get("id"))
+        self.profiles: list[tuple[ET.Element, frozenset, str]] = []  # (profile, ancestors' ids, owner model)
+        self.rules: list[str] = []
+        self.models: list[ET.Element] = []
+        self.seen: set[int] = set()
+        self._walk(target, frozenset(self.cats), "", 0, wargear=False)
+        self._walk(link, frozenset(self.cats), "", 0, wargear=False)
+
+    def _hidden(self, el: ET.Element, ancestors: frozenset = frozenset(), choice: bool = False) -> bool:
+        """Hidden outright, or by conditions all known here; `choice`: a unit's wargear, offered if any
+        roster could show it (what a detachment unlocks is still wargear of the datasheet)."""
+        if el.get("hidden") == "true":
+            return True
+        for mod, outer in _own_modifiers(el):
+            if mod.get("field") != "hidden" or mod.get("value") != "true":
+                continue
+            conds = list(mod.iter("condition")) + outer
+            # what another army shows, a detachment (roster choices), what the bearer is not: not this datasheet's
+            if conds and all(self._army_condition(c, ancestors, choice) is not None for c in conds):
+                results = [self._army_condition(c, ancestors, choice) for c in conds]
+                group = next(iter(mod.iter("conditionGroup")), None)
+                if (group is not None and group.get("type") == "or" and any(results)) or all(results):
+                    return True
+        return False
+
+    def _army_condition(self, c: ET.Element, ancestors: frozenset = frozenset(), choice: bool = False) -> bool | None:
+        child = self.data.by_id.get(c.get("childId") or "")
+        if c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") and child is not None \
+                and child[0].tag == "categoryEntry":
+            return (c.get("childId") in ancestors) == (c.get("type") == "instanceOf")
+        if c.get("scope") == "primary-catalogue":
+            hit = c.get("childId") == self.army.get("id")
+            return hit if c.get("type") == "instanceOf" else not hit if c.get("type") == "notInstanceOf" else None
+        if c.get("scope") in ("roster", "force") and c.get("field") == "selections" and choice:
+            return None
+        if c.get("scope") in ("roster", "force") and c.get("field") == "selections" and c.get("type") == "lessThan" \
+                and c.get("value") == "1" and c.get("childId") in self.data.by_id \
+                and self.data.by_id[c.get("childId")][0].get("type") == "upgrade":
+            return True  # a detachment (or another choice of the roster) not made
+        if c.get("field") == "forces" and c.get("type") == "lessThan":
+            return True  # not a Crusade force
+        return None
+
+    def _walk(self, el: ET.Element, ancestors: frozenset, owner: str, depth: int, wargear: bool) -> None:
+        if depth > 30 or (id(el), owner) in self.seen:
+            return
+        self.seen.add((id(el), owner))
+        weapon = any(p.get("typeName") in ("Ranged Weapons", "Melee Weapons") for p in kids(el, "profiles", "profile"))
+        for p in kids(el, "profiles", "profile"):
+            if not self._hidden(p, ancestors):
+                self.profiles.append((p, ancestors, owner if not wargear or p.get("typeName") == "Unit" else "wargear"))
+        for r in kids(el, "rules", "rule"):
+            if not weapon and not self._hidden(r, ancestors):
+                self.rules.append(r.get("name", ""))
+        for g in kids(el, "infoGroups", "infoGroup"):
+            if not self._hidden(g, ancestors):
+                self._walk(g, ancestors, owner, depth + 1, wargear)
+        for lk in kids(el, "infoLinks", "infoLink"):
+            t = self.data.target(lk)
+            if t is None or self._hidden(lk, ancestors) or self._hidden(t, ancestors):
+                continue
+            if t.tag == "rule" and not weapon:
+                self.rules.append(_shown(lk, t))
+            elif t.tag == "profile":
+                self.profiles.append((t, ancestors, owner if not wargear else "wargear"))
+            elif t.tag == "infoGroup":
+                self._walk(t, ancestors, owner, depth + 1, wargear)
+        children = kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup")
+        for lk in kids(el, "entryLinks", "entryLink"):
+            t = self.data.target(lk)
+            if t is not None and not BOOKKEEPING.search(lk.get("name", "") + " " + t.get("name", "")) \
+                    and not self._hidden(lk, ancestors, choice=True):
+                children.append(t)
+        for c in children:
+            if BOOKKEEPING.search(c.get("name", "")) or self._hidden(c, ancestors, choice=True):
+                continue
+            ids = {c.get("id")} | {x.get("targetId") for x in kids(c, "categoryLinks", "categoryLink")}
+            if c.get("type") == "model":
+                self.models.append(c)
+                self._walk(c, ancestors | ids, c.get("name", ""), depth + 1, False)
+            else:
+                self._walk(c, ancestors | ids, owner, depth + 1, wargear or c.get("type") == "upgrade")
+
+
+def _shown(link: ET.Element, target: ET.Element) -> str:
+    """A link's name as its unconditional name modifiers make it ('Deadly Demise' + ' D3')."""
+    name = link.get("name") or target.get("name", "")
+    for mod in kids(link, "modifiers", "modifier"):
+        if mod.get("field") == "name" and not list(mod.iter("condition")):
+            if mod.get("type") == "set":
+                name = mod.get("value", "")
+            elif mod.get("type") == "append":
+                name = f"{name}{mod.get('join', ' ')}{mod.get('value', '')}"
+    return name
+
+
+def _modified(profile: ET.Element, ancestors: frozenset) -> dict[str, str]:
+    """A profile's characteristics with its modifiers whose only conditions ask what the bearer is."""
+    chars = _chars(profile)
+    names = {c.get("typeId"): c.get("name", "").upper() for c in kids(profile, "characteristics", "characteristic")}
+    for mod in kids(profile, "modifiers", "modifier"):
+        name = names.get(mod.get("field"))
+        conds = list(mod.iter("condition"))
+        if name is None or mod.get("type") != "set" or not conds:
+            continue
+        if not all(c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") for c in conds):
+            continue
+        results = [(c.get("childId") in ancestors) == (c.get("type") == "instanceOf") for c in conds]
+        group = next(iter(mod.iter("conditionGroup")), None)
+        if any(results) if group is not None and group.get("type") == "or" else all(results):
+            chars[name] = mod.get("value", "")
+    return chars
+
+
+def _bounds(el: ET.Element, link: ET.Element | None = None, chosen: set[str] | None = None,
+            choices: set[str] = frozenset()) -> tuple[int, int | None]:
+    """An entry's least and most selections in the unit; with `chosen`, as the modifiers that
+    ask only which of `choices` (a unit's size choices) the player took set them."""
+    lo, hi = 0, None
+    source = link if link is not None and kids(link, "constraints", "constraint") else el
+    ids = {}
+    for c in kids(source, "constraints", "constraint"):
+        if c.get("field") == "selections" and c.get("scope") not in ("roster", "force"):
+            if c.get("type") == "min":
+                lo = int(float(c.get("value", "0")))
+            elif c.get("type") == "max":
+                hi = int(float(c.get("value", "0")))
+            ids[c.get("id")] = c.get("type")
+    if chosen is None:
+        return lo, hi
+    for holder in (el, link):
+        for mod in kids(holder, "modifiers", "modifier") if holder is not None else []:
+            conds = list(mod.iter("condition"))
+            if mod.get("field") not in ids or mod.get("type") != "set" or not conds or \
+                    not all(c.get("childId") in choices and c.get("value") == "1" and
+                            c.get("type") in ("equalTo", "atLeast") for c in conds):
+                continue
+            results = [c.get("childId") in chosen for c in conds]
+            group = mod.find("conditionGroups/conditionGroup")
+            if any(results) if group is not None and group.get("type") == "or" else all(results):
+                value = int(float(mod.get("value", "0")))
+                lo, hi = (value, hi) if ids[mod.get("field")] == "min" else (lo, value)
+    return lo, hi
+
+
+def _holds_models(data: Data, el: ET.Element, depth: int = 0) -> bool:
+    if depth > 6:
+        return False
+    for c in kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup"):
+        if c.get("type") == "model" or _holds_models(data, c, depth + 1):
+            return True
+    for lk in kids(el, "entryLinks", "entryLink"):
+        t = data.target(lk)
+        if t is not None and (t.get("type") == "model" or (t.get("type") != "upgrade" and _holds_models(data, t, depth + 1))):
+            return True
+    return False
+
+
+def _models_in(data: Data, el: ET.Element, chosen: set[str], choices: set[str]) -> tuple[int, int]:
+    """The fewest and most models an entry or group holds: its models' bounds within its own."""
+    lo = hi = 0
+    for e in kids(el, "selectionEntries", "selectionEntry"):
+        if e.get("type") == "model" and e.get("hidden") != "true":
+            a, b = _bounds(e, None, chosen, choices)
+            lo, hi = lo + a, hi + (b if b is not None else a)
+        elif e.get("type") == "upgrade" and e.get("id") in chosen:
+            a, b = _models_in(data, e, chosen, choices)
+            lo, hi = lo + a, hi + b
+    for lk in kids(el, "entryLinks", "entryLink"):
+        t = data.target(lk)
+        if t is not None and t.get("type") == "model":
+            a, b = _bounds(t, lk, chosen, choices)
+            lo, hi = lo + a, hi + (b if b is not None else a)
+    for g in kids(el, "selectionEntryGroups", "selectionEntryGroup"):
+        if not _holds_models(data, g):
+            continue
+        a, b = _models_in(data, g, chosen, choices)
+        glo, ghi = _bounds(g, None, chosen, choices)
+        taken = sum(1 for e in kids(g, "selectionEntries", "selectionEntry") if e.get("id") in chosen)
+        if any(e.get("type") == "model" for e in kids(g, "selectionEntries", "selectionEntry")) or \
+                any((data.target(lk) or lk).get("type") == "model" for lk in kids(g, "entryLinks", "entryLink")):
+            # models of the group, bounded by it (a choice taken in it counts as one of its selections)
+            own_lo = a - sum(_models_in(data, e, chosen, choices)[0] for e in kids(g, "selectionEntries", "selectionEntry")
+                             if e.get("id") in chosen)
+            extra = a - own_lo
+            lo += max(own_lo, glo - taken) + extra
+            hi += (min(x for x in (b - extra, None if ghi is None else ghi - taken) if x is not None)
+                   if b is not None else max(own_lo, glo - taken)) + extra
+        else:
+            lo, hi = lo + a, hi + b
+    return lo, hi
+
+
+def _size(data: Data, unit: ET.Element) -> tuple[tuple[int, int], list[int] | None]:
+    """The fewest and most models, and where the player picks the unit's size from a group
+    ('5 models' or '10 models'), the sizes that gives."""
+    if unit.get("type") == "model":
+        return (1, 1), None
+    # groups of choices that hold models: one of each is taken (or none, where the group may be empty)
+    groups = []
+    for g in unit.iter("selectionEntryGroup"):
+        alts = [e.get("id") for e in kids(g, "selectionEntries", "selectionEntry")
+                if e.get("type") == "upgrade" and _holds_models(data, e)]
+        if alts:
+            optional = _bounds(g)[0] < 1 or any(e.get("type") == "model" for e in kids(g, "selectionEntries", "selectionEntry"))
+            groups.append(alts + ([None] if optional else []))
+    choices = {a for alts in groups for a in alts if a}
+    totals = []
+    for combo in __import__("itertools").product(*groups):
+        totals.append(_models_in(data, unit, {c for c in combo if c}, choices))
+    lo, hi = min(t[0] for t in totals), max(t[1] for t in totals)
+    combos = [({c for c in combo if c}, t[0]) for combo, t in zip(__import__("itertools").product(*groups), totals)]
+    sizes = combos if groups and all(a == b for a, b in totals) else None
+    return ((lo, hi) if hi else (1, 1)), sizes
+
+
+def _points(data: Data, unit: ET.Element, link: ET.Element, pts: set[str], size: tuple[int, int], sizes=None):
+    """Price per band of sizes, where every cost modifier asks only how many models the unit has
+    (or, where the player picks the unit's size from a group, which choice was taken)."""
+    choices = {c for chosen, _n in sizes or [] for c in chosen}
+    base = None
+    for el in (link, unit):
+        for c in kids(el, "costs", "cost"):
+            if c.get("typeId") in pts and base is None:
+                base = float(c.get("value", "0"))
+    mods = [m for el in (unit, link) for m in el.findall("modifiers/modifier") if m.get("field") in pts]
+    if base is None or unit.find("modifierGroups") is not None and any(
+            m.get("field") in pts for m in unit.iter("modifier") if m not in mods):
+        return None
+    rules = []
+    for m in mods:
+        conds = list(m.iter("condition"))
+        if m.find("repeats") is not None or m.find("conditionGroups") is not None or len(conds) != 1:
+            return None
+        c = conds[0]
+        if c.get("childId") not in {"model"} | choices or c.get("field") != "selections":
+            return None
+        rules.append((m.get("type"), float(m.get("value", "0")), c.get("type"), float(c.get("value", "0")),
+                      c.get("childId")))
+    if any(e.get("type") == "model" and kids(e, "costs", "cost") and
+           any(float(c.get("value", "0")) for c in kids(e, "costs", "cost") if c.get("typeId") in pts)
+           for e in unit.iter("selectionEntry") if e is not unit):
+        return None  # models that carry their own cost
+    tests = {"atLeast": lambda n, v: n >= v, "greaterThan": lambda n, v: n > v, "equalTo": lambda n, v: n == v,
+             "atMost": lambda n, v: n <= v, "lessThan": lambda n, v: n < v}
+
+    def price(n: int, chosen: set[str] = frozenset()) -> int:
+        value = base
+        for kind, v, test, threshold, child in rules:
+            if tests[test](n if child == "model" else float(child in chosen), threshold):
+                value = v if kind == "set" else value + v if kind == "increment" else value - v
+        return int(value)
+
+    if sizes is not None:
+        priced = sorted({(n, price(n, chosen)) for chosen, n in sizes})
+        return priced if len({n for n, _p in priced}) == len(priced) else None
+    lo, hi = size
+    prices = [(n, price(n)) for n in range(lo, hi + 1)]
+    if not prices:
+        return None  # bounds that leave no size: the size check reports it
+    bands = []
+    for i, (n, p) in enumerate(prices):
+        last = i == len(prices) - 1
+        if last or prices[i + 1][1] != p:
+            bands.append([n, p])
+    bands[0][0] = lo
+    return [tuple(b) for b in bands]
+
+
+def _leader_units(text: str) -> set[str]:
+    units: set[str] = set()
+    lines = [ln.strip() for ln in text.replace("**", "").replace("^^", "").splitlines() if ln.strip()]
+    for ln in lines[1:]:
+        if ln[:1] in "■-•":
+            units.add(ln[1:].strip().rstrip("*").strip().casefold())
+    if not units and lines and ":" in lines[0]:
+        for part in re.split(r",|;|\band\b|\bor\b", lines[0].split(":", 1)[1]):
+            if part.strip().rstrip("."):
+                units.add(part.strip().rstrip(".").rstrip("*").strip().casefold())
+    return units
+
+
+def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
+    army = data.roots[army_name]
+    target = data.target(link)
+    if target is None or target.get("type") not in ("unit", "model") or link.get("hidden") == "true" \
+            or target.get("hidden") == "true":
+        return None
+    unit = Unit(data, army, link, target)
+    if not any(p.get("typeName") == "Unit" for p, _a, _o in unit.profiles):
+        return None
+    faction = catalogue_faction(army)
+    out = Expected(f"{slug(faction)}/{slug(target.get('name', ''))}", f"{army_name} {link.get('id')}")
+    for el in [target, link] + unit.models:
+        for c in kids(el, "categoryLinks", "categoryLink"):
+            cat = data.by_id.get(c.get("targetId") or "")
+            if cat is not None and cat[0].get("hidden") == "true":
+                continue
+            name = c.get("name", "")
+            if name.startswith("Faction: "):
+                out.faction_keywords.add(name[9:].upper())
+            else:
+                out.keywords.add(name.upper())
+    invulnerable: dict[str, int] = {}
+    for p, _anc, owner in unit.profiles:
+        name = (p.get("name") or "").lower()
+        text = " ".join(_chars(p).values())
+        if p.get("typeName") == "Abilities" and name.startswith("invulnerable save") and owner != "wargear":
+            m = re.search(r"(\d)\+", p.get("name", "")) or re.search(r"(\d)\+\s*invulnerable", text, re.I) \
+                or re.search(r"invulnerable save of (\d)\+", text, re.I) or re.fullmatch(r"\s*(\d)\+\s*", text)
+            if m:
+                invulnerable.setdefault(owner, int(m.group(1)))
+    for p, anc, owner in unit.profiles:
+        kind = p.get("typeName")
+        if kind == "Unit":
+            c = _modified(p, anc)
+            out.models[p.get("name", "")] = tuple(_number(c.get(k, "")) for k in ("M", "T", "SV", "W", "LD", "OC"))
+            inv = invulnerable.get(owner, invulnerable.get(""))
+            if _number(c.get("INSV", "")):
+                inv = _number(c.get("INSV", ""))
+            if inv is not None:
+                out.invulnerable[p.get("name", "")] = inv
+        elif kind in ("Ranged Weapons", "Melee Weapons"):
+            c = _modified(p, anc)
+            skill = c.get("BS", c.get("WS", ""))
+            out.weapons.add((p.get("name", "").lstrip("➤").strip().casefold(), "ranged" if kind[0] == "R" else "melee",
+                             None if kind[0] == "M" else _number(c.get("RANGE", "")), c.get("A", "").upper(),
+                             _number(skill) if "+" in skill else None, c.get("S", "").upper(), _number(c.get("AP", "")) or 0,
+                             c.get("D", "").upper()))
+        elif kind == "Abilities" and (p.get("name") or "") == "Leader":
+            out.leader |= _leader_units(" \n".join(_chars(p).values()))
+        elif kind in ("Abilities", "Transport") or kind not in ("Unit",):
+            name = re.sub(r"\s*\(psychic\)\s*$", "", clean(p.get("name") or ""), flags=re.I).casefold()
+            if name and not name.startswith("invulnerable save") and " ".join(_chars(p).values()).strip():
+                out.abilities.add(name)
+    for name in unit.rules:
+        base = re.sub(r"[\s\-]*(x|\d+\+?)$", "", name.strip(), flags=re.I).casefold()
+        if base not in WEAPON_RULES and not base.startswith("anti-"):
+            out.abilities.add(clean(name).casefold())
+    out.size, out.sizes = _size(data, target)
+    pts = {c.get("id") for root in data.roots.values() for c in root.iter("costType") if c.get("name") == "pts"}
+    out.points = _points(data, target, link, pts, out.size, out.sizes)
+    return out
+
+
+def sample(data: Data, n: int = SAMPLE, seed: int = SEED) -> list[Expected]:
+    """`n` datasheets, drawn with a fixed seed from the units the armies link."""
+    offers = []
+    for name, root in sorted(data.roots.items()):
+        if root.tag != "catalogue" or root.get("library") == "true":
+            continue
+        for link in kids(root, "entryLinks", "entryLink"):
+            t = data.target(link)
+            if t is not None and t.get("type") in ("unit", "model"):
+                offers.append((name, link))
+    rng = random.Random(seed)
+    rng.shuffle(offers)
+    out, seen = [], set()
+    for name, link in offers:
+        e = expected(data, name, link)
+        if e is not None and e.id not in seen:
+            seen.add(e.id)
+            out.append(e)
+        if len(out) == n:
+            break
+    return out
+
+
+def _weapon(record: dict) -> tuple:
+    skill = record["skill"]
+    return (record["name"].casefold(), record["type"], record["range"] if record["type"] == "ranged" else None,
+            str(record["attacks"]).upper(), skill, str(record["strength"]).upper(), record["ap"], str(record["damage"]).upper())
+
+
+def audit(build: Path, archive: Path, n: int = SAMPLE) -> tuple[int, dict[str, list[str]]]:
+    """(datasheets audited, errors by datasheet id) of the build at `build` against the catalogues."""
+    data = Data(archive)
+    records = {r["id"]: r for kind in ("datasheet", "weapon")
+               for r in json.loads((build / "json" / f"{kind}.json").read_text(encoding="utf-8"))["data"]}
+    errors: dict[str, list[str]] = {}
+    picked = sample(data, n)
+    for e in picked:
+        wrong = errors.setdefault(e.id, [])
+        ds = records.get(e.id)
+        if ds is None:
+            wrong.append(f"missing ({e.where})")
+            continue
+        if set(ds["faction_keywords"]) != e.faction_keywords:
+            wrong.append(f"faction keywords {sorted(ds['faction_keywords'])} != {sorted(e.faction_keywords)}")
+        if set(ds["keywords"]) != e.keywords:
+            wrong.append(f"keywords {sorted(set(ds['keywords']) ^ e.keywords)} differ")
+        models = {m["name"]: (m.get("M"), m.get("T"), m.get("Sv"), m.get("W"), m.get("Ld"), m.get("OC"))
+                  for m in ds.get("models") or []}
+        if models != e.models:
+            wrong.append(f"models {models} != {e.models}")
+        invs = {m["name"]: m["invulnerable"] for m in ds.get("models") or [] if m.get("invulnerable") is not None}
+        if invs != e.invulnerable:
+            wrong.append(f"invulnerable saves {invs} != {e.invulnerable}")
+        weapons = {_weapon(records[w]) for w in ds["weapons"] if w in records}
+        if weapons != e.weapons:
+            wrong.append(f"weapons: extra {sorted(weapons - e.weapons)[:3]}, missing {sorted(e.weapons - weapons)[:3]}")
+        abilities = {re.sub(r"\s*\(psychic\)$", "", a["name"].casefold()) for a in ds["abilities"]}
+        if abilities != e.abilities:
+            wrong.append(f"abilities: extra {sorted(abilities - e.abilities)}, missing {sorted(e.abilities - abilities)}")
+        leader = {u.casefold() for u in (ds.get("leader") or {}).get("units", [])}
+        if leader != e.leader:
+            wrong.append(f"leader {sorted(leader)} != {sorted(e.leader)}")
+        size = (sum(c["min"] for c in ds["composition"]), sum(c["max"] for c in ds["composition"]))
+        if size != e.size:
+            wrong.append(f"unit size {size} != {e.size}")
+        if e.points is not None:
+            pts = [(p["models"], p["points"]) for p in ds["points"] if p["condition"] is None]
+            if pts != e.points:
+                wrong.append(f"points {pts} != {e.points}")
+    return len(picked), {k: v for k, v in errors.items() if v}
+
+
+if __name__ == "__main__":
+    count, found = audit(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else SAMPLE)
+    total = sum(len(v) for v in found.values())
+    for rid, wrong in sorted(found.items()):
+        print(rid)
+        for w in wrong:
+            print("   ", w[:300])
+    print(f"{count} datasheets audited: {len(found)} with an error, {total} errors "
+          f"({100 * total / max(count, 1):.0f} per 100 datasheets)")

@@ -1,0 +1,214 @@
+"""BattleScribe fidelity (issue 19) on the whole 10th-edition snapshot, class by class, with
+units the issue names and others; and the self-audit: a seeded sample of datasheets
+compared field by field with a second, independent reading of the catalogues
+(tests/bs_audit.py, xml.etree on the .cat files). The 11th-edition snapshot builds and says
+what its missing catalogues cost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import realdata
+from bs_audit import audit
+
+pytestmark = pytest.mark.slow
+
+
+def _data(out: Path, kind: str) -> dict[str, dict]:
+    return {r["id"]: r for r in json.loads((out / "json" / f"{kind}.json").read_text(encoding="utf-8"))["data"]}
+
+
+@pytest.fixture(scope="module")
+def build10(tmp_path_factory):
+    out = realdata.build(tmp_path_factory, "bsdata-10e")
+    assert realdata.status("bsdata-10e") == 0, realdata.log("bsdata-10e")
+    return out
+
+
+@pytest.fixture(scope="module")
+def sheets(build10):
+    return _data(build10, "datasheet")
+
+
+@pytest.fixture(scope="module")
+def weapons(build10):
+    return _data(build10, "weapon")
+
+
+@pytest.fixture(scope="module")
+def report10(build10):
+    return json.loads((build10 / "report.json").read_text(encoding="utf-8"))["diagnostics"]
+
+
+def test_self_audit_of_a_seeded_sample(build10):
+    """Every field a player reads, for 80 datasheets drawn with a fixed seed, against the catalogues."""
+    count, errors = audit(build10, realdata.path("bsdata-10e"))
+    assert count >= 60
+    total = sum(len(v) for v in errors.values())
+    shown = "\n".join(f"{k}: {'; '.join(v)[:300]}" for k, v in sorted(errors.items()))
+    assert not [k for k, v in errors.items() if any(e.startswith("missing") for e in v)], shown
+    # main's reader: 125 errors per 100 datasheets on this sample; what is left is Crucible units'
+    # shared wargear pools and two compositions the audit reads more simply than the reader
+    assert total * 100 / count <= 15, shown
+
+
+def test_class1_a_spear_that_shoots_and_strikes_is_two_weapons(sheets, weapons):
+    guard = sheets["adeptus-custodes/custodian-guard"]
+    ranged, melee = weapons["adeptus-custodes/custodian-guard/guardian-spear"], \
+        weapons["adeptus-custodes/custodian-guard/guardian-spear-melee"]
+    assert (ranged["type"], ranged["range"], melee["type"], melee["strength"]) == ("ranged", 24, "melee", 7)
+    assert {w.rsplit("/", 1)[1] for w in guard["weapons"]} >= {"guardian-spear", "guardian-spear-melee",
+                                                              "sentinel-blade", "sentinel-blade-melee"}
+
+
+def test_class1_no_datasheet_loses_a_weapon_of_a_shared_name(sheets, weapons):
+    for ds in sheets.values():
+        assert len(ds["weapons"]) == len(set(ds["weapons"])), ds["id"]
+    both = [ds["id"] for ds in sheets.values()
+            if any(w.endswith("-melee") and w[:-6] in ds["weapons"] for w in ds["weapons"])]
+    assert len(both) >= 70  # main kept one of the two on each (the issue counted 132 names on 93 datasheets)
+
+
+def test_class2_invulnerable_saves_per_model(sheets):
+    models = {m["name"]: m for m in sheets["orks/ghazghkull-thraka"]["models"]}
+    assert (models["Ghazghkull Thraka"]["invulnerable"], models["Makari"]["invulnerable"]) == (4, 2)
+    # 'This unit has a 5+ Invulnerable save', capital I
+    assert {m["invulnerable"] for m in sheets["aeldari/dire-avengers"]["models"]} == {5}
+    assert sheets["adepta-sororitas/dogmata"]["models"][0]["invulnerable"] == 6  # 'an invulnerable save of 6+'
+
+
+def test_class3_enhancements_sit_in_their_detachments_and_go_on_characters(build10, sheets):
+    enhancements = _data(build10, "enhancement")
+    detachments = _data(build10, "detachment")
+    tied = [e for e in enhancements.values() if e["detachment"]]
+    assert len(tied) >= 0.95 * len(enhancements)  # main: 489 of 804
+    assert sum(1 for d in detachments.values() if not d["enhancements"]) <= 5  # main: 89
+    for e in tied:
+        assert e["id"] in detachments[e["detachment"]]["enhancements"], e["id"]
+    with_bearers = [e for e in enhancements.values() if e.get("bearers")]
+    assert len(with_bearers) >= 0.9 * len(enhancements)
+    characters = sum(1 for e in with_bearers for b in e["bearers"] if "CHARACTER" in sheets[b]["keywords"])
+    assert characters >= 0.97 * sum(len(e["bearers"]) for e in with_bearers)
+    honour = enhancements["space-marines/gladius-task-force/enhancements/adept-of-the-codex"]
+    assert honour["bearers"] and all("CAPTAIN" in sheets[b]["keywords"] for b in honour["bearers"])
+
+
+def test_class4_a_unit_is_a_datasheet_of_each_army_that_links_it(sheets):
+    russ = sheets["genestealer-cults/leman-russ-battle-tank"]
+    # Brood Brothers: the Genestealer Cults link adds no category, so the unit keeps its own keywords
+    assert russ["faction"] == "Genestealer Cults" and "ASTRA MILITARUM" in russ["faction_keywords"]
+    assert sheets["astra-militarum/leman-russ-battle-tank"]
+    for faction in ("space-marines", "chaos-space-marines", "death-guard", "thousand-sons", "world-eaters"):
+        assert f"{faction}/deredeo-dreadnought-legends" in sheets
+    # main: 46. The 16 left have no Faction category in the data, on the unit or its link (a Drop
+    # Pod, the game system's Unbound Adversaries, Corsair bands of Legends); the whole-game
+    # self-audit finds no datasheet whose faction keywords differ from the data's
+    assert sum(1 for ds in sheets.values() if not ds["faction_keywords"]) <= 16
+    assert not sheets["space-marines/drop-pod"]["faction_keywords"]
+    assert sheets["drukhari/death-jester"]["faction"] == "Drukhari"
+
+
+def test_class5_a_captains_plasma_pistol_is_bs_2(weapons):
+    assert weapons["space-marines/captain/plasma-pistol-standard"]["skill"] == 2
+    assert weapons["space-marines/intercessor-squad/plasma-pistol-standard"]["skill"] == 3
+
+
+def test_class6_points_per_legal_unit_size(sheets):
+    def pts(rid):
+        return [(p["models"], p["points"]) for p in sheets[rid]["points"] if p["condition"] is None]
+
+    assert pts("space-marines/intercessor-squad") == [(5, 80), (10, 160)]
+    assert pts("grey-knights/paladin-squad") == [(4, 180), (5, 225), (8, 360), (10, 450)]
+    assert pts("necrons/necron-warriors") == [(10, 90), (20, 200)]
+    assert pts("orks/boyz") == [(10, 80), (20, 170)]
+    # the unit's size a choice of a group ('10 models' or '20 models'), its bounds set by modifiers
+    # on that choice (main: no Jakhal line, priced at 2 and 11 models)
+    jakhals = {c["name"]: (c["min"], c["max"]) for c in sheets["world-eaters/jakhals"]["composition"]}
+    assert jakhals == {"Jakhal Pack Leader": (1, 1), "Jakhal": (8, 17), "Dishonoured": (1, 2)}
+    assert pts("world-eaters/jakhals") == [(10, 65), (20, 140)]
+    empty = [ds["id"] for ds in sheets.values() if not ds["composition"]]
+    assert empty == []
+
+
+def test_class7_rules_of_other_armies_and_detachments_are_not_a_units_own(build10, sheets, report10):
+    assert not [ds["id"] for ds in sheets.values() if ds["faction"] == "Space Marines"
+                and any(a["name"] == "Templar Vows" for a in ds["abilities"])]
+    assert any(a["name"] == "Templar Vows" for a in sheets["black-templars/castellan"]["abilities"])
+    detachments = _data(build10, "detachment")
+    assert sum(1 for d in detachments.values() if not d["rule"]) <= 3
+    assert any(d["code"] == "conditional-rule" and "Templar Vows" in d["message"] for d in report10)
+    # a rule hidden by the very test that gates the unit (Chaos Daemons field a Chaos Lord only
+    # with Shadow Legion) is the unit's own wherever the unit is
+    assert any(a["name"] == "Disciples of Be'lakor" for a in sheets["chaos-daemons/chaos-lord"]["abilities"])
+    assert not any(a["name"] == "Disciples of Be'lakor" for a in sheets["chaos-space-marines/chaos-lord"]["abilities"])
+
+
+def test_class8_wargear_options(sheets):
+    warriors = sheets["necrons/necron-warriors"]["wargear_options"]
+    assert any("Warrior w/ gauss reaper" in o.get("choices", []) for o in warriors)
+    assert not [o for ds in sheets.values() for o in ds["wargear_options"]
+                if "any of the following" in o["text"] and not o.get("choices")]
+
+
+def test_class9_leader_lists(sheets):
+    assert sheets["emperors-children/lord-exultant"]["leader"]["units"] == ["Infractors", "Tormentors"]
+    captain = sheets["space-marines/captain"]["leader"]
+    assert "Intercessor Squad" in captain["units"] and not [u for u in captain["units"] if "cannot" in u]
+    assert "cannot be attached" in captain["text"]
+    # a list on the line after its head, unbulleted, is read; a Leader profile that names no
+    # units to attach to (a Warlock Conclave joins Bodyguard units its own way) has none
+    assert sheets["death-guard/malignant-plaguecaster"]["leader"]["units"] == ["Plague Marines", "Poxwalkers"]
+    assert not [ds["id"] for ds in sheets.values() if "leader" in ds and not ds["leader"]["units"]
+                and "attached to" in ds["leader"]["text"]]
+    assert not [ds["id"] for ds in sheets.values() if any(";" in u for u in ds.get("leader", {}).get("units", []))]
+
+
+def test_class10_one_edition_and_accented_keywords(build10, sheets):
+    assert all(r["ruleset"] == "10e" for kind in ("datasheet", "weapon", "enhancement", "detachment")
+               for r in _data(build10, kind).values())
+    assert "KÂHL" in sheets["leagues-of-votann/kahl"]["keywords"]
+    assert "KHÂRN THE BETRAYER" in sheets["world-eaters/kharn-the-betrayer"]["keywords"]
+
+
+def test_class10_the_example_manifest_lists_one_edition():
+    import yaml
+
+    manifest = yaml.safe_load((realdata.ROOT / "examples" / "bsdata-10e" / "manifest.yaml").read_text(encoding="utf-8"))
+    assert {s["ruleset"] for s in manifest["sources"]} == {"10e"}
+
+
+def test_class12_repeated_findings_are_grouped_and_each_kind_visible(report10):
+    modifiers = [d for d in report10 if d["code"] == "unsupported-modifier"]
+    assert len(modifiers) <= 10  # main: 214, 155 of one game mode's
+    crucible = [d for d in modifiers if "[Crucible]" in d["message"]]
+    assert crucible and all(d["message"].split(" ")[1] == "times:" for d in crucible)
+    assert all(d["line"] > 1 and d["file"].endswith(".cat") for d in modifiers)
+
+
+def test_class12_check_places_findings_inside_the_archive(build10, tmp_path):
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "warscribe.cli", "check", str(build10), "--json",
+                          "--sources", str(realdata.path("bsdata-10e").parent)], capture_output=True, text=True)
+    report = json.loads(run.stdout)
+    assert not report["sources_not_found"]
+    placed = [d for d in report["findings"] if ".tar.xz/" in d["file"] and d.get("column")]
+    assert placed, "no finding placed at a column of a catalogue"
+
+
+def test_class11_the_11e_snapshot_builds_and_says_what_is_missing(tmp_path_factory):
+    out = realdata.build(tmp_path_factory, "bsdata-11e")
+    assert realdata.status("bsdata-11e") == 0, realdata.log("bsdata-11e")
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))["diagnostics"]
+    lost = {d["message"] for d in report if d["code"] == "missing-catalogue" and "is not in the data read:" in d["message"]}
+    assert any("Imperium - Space Marines" in m and "factions with no datasheets because of it: Space Marines" in m
+               for m in lost)
+    assert any("'Aeldari - Aeldari Library'" in m and "Aeldari, Drukhari" in m for m in lost)
+    assert any("has no datasheets" in d["message"] and "Astra Militarum" in d["message"] for d in report)
+    sheets = _data(out, "datasheet")
+    assert len(sheets) > 900 and all(r["ruleset"] == "11e" for r in sheets.values())
+    assert sum(1 for d in report if d["code"] == "unresolved-link") < 60  # grouped per file (main: 1,193)
