@@ -24,6 +24,17 @@ import yaml
 from warscribe.paths import samples
 
 
+def median_time(fn, repeat: int) -> tuple[float, float, object]:
+    """Median wall and CPU seconds of `repeat` calls of `fn` in this process, and its last result."""
+    walls, cpus, out = [], [], None
+    for _ in range(repeat):
+        w, c = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus), out
+
+
 def generate_corpus(folder: Path, scale: int, edit=None) -> tuple[Path, int]:
     """Write `scale` copies of the seeds with a manifest; return (manifest, source lines).
 

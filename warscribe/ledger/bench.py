@@ -22,10 +22,10 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from warscribe import ROOT
+from warscribe.bench import median_time
 
 RELEASES = ("wh40k-10e-d1f57a7.tar.xz", "wh40k-10e-2e02d6f.tar.xz")  # 2025-12-08, 2025-12-13
 
@@ -33,15 +33,6 @@ RELEASES = ("wh40k-10e-d1f57a7.tar.xz", "wh40k-10e-2e02d6f.tar.xz")  # 2025-12-0
 def _history() -> Path:
     return Path(os.environ.get("WARSCRIBE_BSDATA", ROOT.parent / "shared" / "bsdata")) / "history"
 
-
-def _median(fn, repeat: int):
-    walls, cpus, out = [], [], None
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        out = fn()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return statistics.median(walls), statistics.median(cpus), out
 
 
 def _manifest(data: Path, sources: Path) -> Path:
@@ -103,18 +94,18 @@ def run_bench(args) -> int:
         runs = [_timed(["diff", str(outs[0]), str(outs[1])]) for _ in range(repeat)]
         _row("warscribe diff OLD NEW (two builds: the diff alone)", statistics.median(r[0] for r in runs),
              statistics.median(r[2] for r in runs), f"peak {max(r[1] for r in runs):.0f} MiB")
-        w, c, (old, new) = _median(lambda: (bundle.load(outs[0]), bundle.load(outs[1])), repeat)
+        w, c, (old, new) = median_time(lambda: (bundle.load(outs[0]), bundle.load(outs[1])), repeat)
         _row("  of which: load both builds", w, c)
-        w, c, diff = _median(lambda: diffmod.compare(old, new), repeat)
+        w, c, diff = median_time(lambda: diffmod.compare(old, new), repeat)
         _row("  of which: compare records (diff.compare)", w, c,
              f"{len(diff.changed)} changed, {len(diff.added)} added, {len(diff.removed)} removed; "
              f"{diff.noise.total} noise left out")
-        w, c, book = _median(lambda: ledger.make(old, new, diff, tuple(sides)), repeat)
+        w, c, book = median_time(lambda: ledger.make(old, new, diff, tuple(sides)), repeat)
         counts = book.counts()
         _row("  of which: compose the ledger (engine impact included)", w, c,
              f"{counts['total']} changes, {counts['points']} points")
         for name, fn in (("text", lambda: render.render_text(book)), ("markdown", lambda: render.render_markdown(book)),
                          ("json", lambda: json_text(dict(as_dict(diff), ledger=book.as_dict())))):
-            w, c, out = _median(fn, repeat)
+            w, c, out = median_time(fn, repeat)
             _row(f"  of which: render {name}", w, c, f"{len(out) // 1024} KiB")
     return status

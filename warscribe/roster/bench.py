@@ -25,16 +25,8 @@ import time
 from pathlib import Path
 
 from warscribe import ROOT
+from warscribe.bench import median_time
 
-
-def _median(fn, repeat: int) -> tuple[float, float, object]:
-    walls, cpus, out = [], [], None
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        out = fn()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return statistics.median(walls), statistics.median(cpus), out
 
 
 def _build_folder(data: Path, ruleset: str, work: Path) -> Path:
@@ -94,23 +86,23 @@ def run_bench(args) -> int:
           f"median of {repeat} runs")
     from warscribe.roster.command import KINDS
 
-    wall, cpu, whole = _median(lambda: bundle.load(build), repeat)
+    wall, cpu, whole = median_time(lambda: bundle.load(build), repeat)
     size = bundle.locate(build).stat().st_size
     print(f"  load the whole bundle: {len(whole):,} records, {size / 1e6:.1f} MB: {wall:.3f} s ({cpu:.3f} s CPU)")
     del whole
-    wall, cpu, kb = _median(lambda: bundle.load(build, kinds=KINDS), repeat)
+    wall, cpu, kb = median_time(lambda: bundle.load(build, kinds=KINDS), repeat)
     print(f"  load what `roster` reads ({', '.join(KINDS)}): {len(kb):,} records: {wall:.3f} s ({cpu:.3f} s CPU)")
     from warscribe.roster.examine import main_ruleset
 
     ruleset = main_ruleset(kb)
-    wall, cpu, _ = _median(lambda: Index(kb, ruleset), repeat)
+    wall, cpu, _ = median_time(lambda: Index(kb, ruleset), repeat)
     print(f"  index the {ruleset} records for names: {wall:.3f} s ({cpu:.3f} s CPU)")
     print(f"  {'list':<40} {'units':>5} {'read ms':>8} {'check ms':>9} {'render ms':>10} {'total ms':>9}")
     worst = 0.0
     for path in lists:
-        rw, _c, roster = _median(lambda p=path: read_path(str(p)), repeat)
-        cw, _c, result = _median(lambda r=roster: examine(r, [kb], ruleset), repeat)
-        tw, _c, _ = _median(lambda r=result: render_text(r), repeat)
+        rw, _c, roster = median_time(lambda p=path: read_path(str(p)), repeat)
+        cw, _c, result = median_time(lambda r=roster: examine(r, [kb], ruleset), repeat)
+        tw, _c, _ = median_time(lambda r=result: render_text(r), repeat)
         total = rw + cw + tw
         worst = max(worst, total)
         print(f"  {path.name[:40]:<40} {len(roster.units):>5} {rw * 1e3:>8.1f} {cw * 1e3:>9.1f} {tw * 1e3:>10.1f} "
@@ -129,7 +121,7 @@ def run_bench(args) -> int:
     points = []
     for units in (500, 2000, 8000):
         blob = _synthetic(kb, ruleset, units)
-        wall, _c, _ = _median(lambda b=blob: render_text(examine(read_data(b, "growth.txt"), [kb], ruleset)),
+        wall, _c, _ = median_time(lambda b=blob: render_text(examine(read_data(b, "growth.txt"), [kb], ruleset)),
                               max(1, repeat // 2))
         points.append((len(blob), wall))
         print(f"  {units:>7} {len(blob) / 1e3:>7.0f} {wall:>7.3f}")
