@@ -43,8 +43,8 @@ state vector that also counts the mortal-wound packets waiting (see ``_with_pack
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
 from math import log, log1p
 
@@ -52,7 +52,7 @@ import numpy as np
 
 from warscribe.engine import dist as D
 from warscribe.engine.attack import GroupProfile, active_abilities, attacks_per_model, group_profile
-from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
+from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target, Weapon
 from warscribe.engine.outcome import result
 from warscribe.engine.rules import feel_no_pain_loses, save_fail_of
 
@@ -668,10 +668,8 @@ class _Allocation:
         key = (i, toughness)
         if key not in self.profiles:
             s, g = self.scenario, self.scenario.groups[i]
-            self.profiles[key] = _Profile(group_profile(s.ruleset, g.models, g.weapon,
-                                                        self.base.but(toughness=toughness),
-                                                        g.conditions or s.conditions, g.modifiers or s.modifiers,
-                                                        saves=False))
+            self.profiles[key] = _profile_of(s.ruleset, g.models, g.weapon, self.base.but(toughness=toughness),
+                                             g.conditions or s.conditions, g.modifiers or s.modifiers)
         return self.profiles[key]
 
     def group_10e(self, i: int, builder: Builder, precise: bool, toughness: Plan) -> None:
@@ -784,6 +782,38 @@ class _Allocation:
             self.state = chain.power_series(list(slabs), self.rewards[i])
 
 
+# A group's profile is a pure function of small frozen values that repeat across calls and
+# targets (every weapon against every unit of one Toughness): kept, with what it derives
+# (counts, hits, the tables), for the most recent PROFILES_KEPT of them.
+PROFILES_KEPT = 512
+_PROFILES: OrderedDict = OrderedDict()
+_WEAPON_FIELDS = tuple(f.name for f in fields(Weapon) if f.compare and f.name != "abilities")
+
+
+def _profile_of(ruleset: str, models: int, weapon, target: Target, conditions: Conditions, modifiers) -> _Profile:
+    """``_Profile(group_profile(..., saves=False))``, the same object for the same inputs."""
+    try:
+        key = (ruleset, models, tuple(getattr(weapon, name) for name in _WEAPON_FIELDS),
+               tuple(tuple(sorted(a.items())) for a in weapon.abilities), target, conditions, modifiers)
+        hash(key)
+    except TypeError:  # an ability with a value that is not hashable: no sharing
+        return _Profile(group_profile(ruleset, models, weapon, target, conditions, modifiers, saves=False))
+    found = _PROFILES.get(key)
+    if found is None:
+        found = _PROFILES[key] = _Profile(group_profile(ruleset, models, weapon, target, conditions, modifiers,
+                                                        saves=False))
+        if len(_PROFILES) > PROFILES_KEPT:
+            _PROFILES.popitem(last=False)
+    else:
+        _PROFILES.move_to_end(key)
+    return found
+
+
+@lru_cache(maxsize=512)
+def _counts_of(counts: tuple[float, ...]) -> Counts:
+    return Counts.of([list(counts)])
+
+
 class _Profile:
     """A weapon group's profile with what the allocation reads of it, computed once."""
 
@@ -802,7 +832,7 @@ class _Profile:
 
     @cached_property
     def table(self) -> Counts:
-        return Counts.of([self.counts])
+        return _counts_of(tuple(self.counts))
 
     @cached_property
     def hits(self) -> D.Dist:
