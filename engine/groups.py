@@ -37,8 +37,10 @@ event moves a state vector with one numpy operation per number of wounds it can 
 Results are the same floats, bit for bit, as a plain Python loop over the states in
 ascending order (the form this replaced): every sum takes its terms in that order
 (elementwise numpy operations, ``cumsum`` and ``bincount``, never a BLAS product or a
-pairwise sum). Groups with [DEVASTATING WOUNDS] are stepped attack by attack on a
-state vector that also counts the mortal-wound packets waiting (see ``_with_packets``).
+pairwise sum). Groups with [DEVASTATING WOUNDS] go by the joint law of their wounds and
+packets, or hit by hit (``_by_hits``), or attack by attack (``_with_packets``) on a state
+vector that also counts the mortal-wound packets waiting, whichever a cost model says is
+cheapest (``_joint_cheaper``).
 """
 
 from __future__ import annotations
@@ -862,8 +864,9 @@ JOINT_SPARSE_ATTACKS = 12  # up to this many attacks the sparse law (Python dict
 
 def _joint_cheaper(prof: _Profile, cells: int, cap: int | None, parts: int = 1) -> bool:
     """Whether the joint law of the group's wounds and packets costs less than going hit by
-    hit (``_by_hits``, where it applies) or stepping attack by attack over ``cells`` state cells (the packets capped at ``cap``), ``parts``
-    times (the joint law is built once for them all)."""
+    hit (``_by_hits``, where it applies) or stepping attack by attack over ``cells`` state
+    cells (the packets capped at ``cap``), ``parts`` times (the joint law is built once for
+    them all)."""
     attacks = len(prof.attacks) - 1
     degree = D.graded_degree(prof.per_attack)
     if degree is None:
@@ -979,7 +982,8 @@ def _with_packets(x: np.ndarray, prof: _Profile, normal: Chain, cap: int | None)
     return acc[:_used(acc)]
 
 
-# Hit by hit: up to this many cells of the (packets x hits) weights and of the powers (hits x states): 32 MB.
+# Hit by hit: up to this many cells of the (packets x hits) weights and of the powers (hits x
+# states): 32 MB each, about 100 MB at most in all.
 HITS_CELLS = 4_000_000
 
 
@@ -1025,14 +1029,14 @@ def _by_hits(x: np.ndarray, prof: _Profile, normal: Chain, hat: Chain, cap: int 
             u[j] = hat.step(u[j - 1])
     # Bin(m; j + m, b) = (1 - b)^j C(j + m, m) b^m, as a product down each column (each term <= 1).
     ms = np.arange(last + 1)
-    ratio = np.empty((last + 1, last + 1))
-    ratio[0] = (1.0 - b) ** ms
-    ratio[1:] = (ms[None, :] + ms[1:, None]) / ms[1:, None] * b
-    binom = np.cumprod(ratio, axis=0)
-    at = ms[:, None] + ms[None, :]  # j + m
+    weight = np.empty((last + 1, last + 1))
+    weight[0] = (1.0 - b) ** ms
+    weight[1:] = (ms[None, :] + ms[1:, None]) / ms[1:, None] * b
+    np.cumprod(weight, axis=0, out=weight)
     padded = np.zeros(2 * last + 2)
     padded[:last + 1] = hits
-    weight = padded[at] * binom  # weight[m, j]: m packets and j other hits
+    weight *= np.lib.stride_tricks.sliding_window_view(padded, last + 1)[:last + 1]  # P(H = j + m)
+    # weight[m, j]: m packets and j other hits.
     # The normal wounds' rewards: the hits that are not packets (H - M of them, a thinned H) are
     # events of Â, each a normal wound with chance a / (1 - b): sum_j P(H - M > j) a / (1 - b) U_j.
     others = _tails(np.cumsum(weight, axis=0)[-1].tolist())
