@@ -45,6 +45,11 @@ class GroupProfile:
     expected_hits_per_attack: float
     expected_wounds_per_attack: float
     notes: list[str]
+    # When every hit of an attack rolls to wound alike (no [LETHAL HITS] critical hit):
+    # the hits one attack makes, and one hit's chances of a normal event and of a packet.
+    # ``per_attack`` is then the mixture over those hits of their multinomial law.
+    hits_per_attack: D.Dist | None = None
+    per_hit: tuple[float, float] | None = None
 
     @property
     def attacks(self) -> D.Dist:
@@ -200,6 +205,13 @@ def group_profile(
 
     extra_hits = D.dice(sustained["value"]) if sustained is not None else [1.0]
     per_attack = _per_attack_joint(hit, wound, unsaved, devastating, lethal, tuple(extra_hits))
+    hits_per_attack, per_hit = None, None
+    if not (lethal and hit.critical):
+        hits_per_attack = [hit.fail, hit.success]
+        for x, px in enumerate(extra_hits):
+            if px:
+                D.add_scaled(hits_per_attack, D.point(1 + x), hit.critical * px)
+        per_hit = _rolled(wound, unsaved, devastating)
 
     per_model = attacks_per_model(weapon, target, conditions)
 
@@ -218,7 +230,18 @@ def group_profile(
         expected_hits_per_attack=hits,
         expected_wounds_per_attack=wounds,
         notes=notes,
+        hits_per_attack=hits_per_attack,
+        per_hit=per_hit,
     )
+
+
+def _rolled(wound: RollOutcome, unsaved: float, devastating: bool) -> tuple[float, float]:
+    """(normal event, devastating event) from one hit that rolls to wound.
+
+    10e/11e [DEVASTATING WOUNDS]: a critical wound skips the save and becomes a mortal-wound packet."""
+    if devastating:
+        return wound.success * unsaved, wound.critical
+    return (wound.success + wound.critical) * unsaved, 0.0
 
 
 def per_attack_joint(
@@ -234,14 +257,7 @@ def per_attack_joint(
     ``extra_hits`` is the distribution of [SUSTAINED HITS] extra hits on a critical
     hit ((1.0,) without it).
     """
-    # One hit that rolls to wound. 10e/11e [DEVASTATING WOUNDS]: a critical wound
-    # skips the save and becomes a mortal-wound packet.
-    if devastating:
-        dev = wound.critical
-        normal = wound.success * unsaved
-    else:
-        dev = 0.0
-        normal = (wound.success + wound.critical) * unsaved
+    normal, dev = _rolled(wound, unsaved, devastating)
     rolled: D.Joint = {(0, 0): 1.0 - normal - dev, (1, 0): normal, (0, 1): dev}
     # [LETHAL HITS]: the critical hit itself wounds automatically (no wound roll, so
     # no critical wound: 11e 24.23 and 01.05.01); hits added by [SUSTAINED HITS] are

@@ -37,22 +37,24 @@ event moves a state vector with one numpy operation per number of wounds it can 
 Results are the same floats, bit for bit, as a plain Python loop over the states in
 ascending order (the form this replaced): every sum takes its terms in that order
 (elementwise numpy operations, ``cumsum`` and ``bincount``, never a BLAS product or a
-pairwise sum). Groups with [DEVASTATING WOUNDS] are stepped attack by attack on a
-state vector that also counts the mortal-wound packets waiting (see ``_with_packets``).
+pairwise sum). Groups with [DEVASTATING WOUNDS] go by the joint law of their wounds and
+packets, or hit by hit (``_by_hits``), or attack by attack (``_with_packets``) on a state
+vector that also counts the mortal-wound packets waiting, whichever a cost model says is
+cheapest (``_joint_cheaper``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
-from math import log
+from math import log, log1p
 
 import numpy as np
 
 from warscribe.engine import dist as D
-from warscribe.engine.attack import GroupProfile, active_abilities, group_profile
-from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
+from warscribe.engine.attack import GroupProfile, active_abilities, attacks_per_model, group_profile
+from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target, Weapon
 from warscribe.engine.outcome import result
 from warscribe.engine.rules import feel_no_pain_loses, save_fail_of
 
@@ -143,6 +145,26 @@ def state_count(ruleset: str, target: Target) -> int:
         body = sum(k.count * k.wounds for k in kinds if not k.character)
         return (body + 1) * (sum(k.count * k.wounds for k in kinds if k.character) + 1)
     return sum(k.count * k.wounds for k in kinds) + 1
+
+
+# Beyond this bound (``devastating_work``) a scenario is refused: about 0.7 s hit by hit, and
+# up to 7 s stepping attack by attack (where the hits are too many to go hit by hit).
+MAX_KINDS_WORK = 500_000_000
+
+
+def devastating_work(ruleset: str, target: Target, group, conditions: Conditions) -> tuple[int, int]:
+    """(an upper bound on the cells a [DEVASTATING WOUNDS] group touches, the packets it can make)
+    against a target with several kinds: each hit can be a packet, and the packets waiting are
+    counted beside the states (up to the unit's wounds when no Feel No Pain can stop one)."""
+    weapon = group.weapon
+    if not weapon.has("devastating-wounds"):
+        return 0, 0
+    attacks = group.models * (len(attacks_per_model(weapon, target, conditions)) - 1)
+    sustained = next((a for a in weapon.abilities if a["id"] == "sustained-hits"), None)
+    hits = attacks * (len(D.dice(sustained["value"])) if sustained is not None else 1)
+    kinds = target.model_kinds()
+    packets = hits if any(k.feel_no_pain for k in kinds) else min(hits, sum(k.count * k.wounds for k in kinds))
+    return state_count(ruleset, target) * hits * (packets + 8), packets
 
 
 def unit_keywords(target: Target) -> frozenset[str]:
@@ -521,6 +543,12 @@ class Builder:
         """Events that go to C while its wounds left exceed ``floor`` (None: never first)."""
         return _chain(self.plan, floor, self.fail if event == NORMAL else (1.0,) * len(self.fail), self.through)
 
+    def thinned(self, floor: int | None, per_hit: tuple[float, float]) -> Chain:
+        """A hit that is not a packet, as an event: a normal wound with probability a / (1 - b)."""
+        a, b = per_hit
+        keep = a / (1.0 - b)
+        return _chain(self.plan, floor, tuple(keep * f for f in self.fail), self.through)
+
 
 # Up to this many numbers a step is one gather (fewer numpy calls); beyond, one operation per offset.
 GATHER_CELLS = 256
@@ -642,10 +670,8 @@ class _Allocation:
         key = (i, toughness)
         if key not in self.profiles:
             s, g = self.scenario, self.scenario.groups[i]
-            self.profiles[key] = _Profile(group_profile(s.ruleset, g.models, g.weapon,
-                                                        self.base.but(toughness=toughness),
-                                                        g.conditions or s.conditions, g.modifiers or s.modifiers,
-                                                        saves=False))
+            self.profiles[key] = _profile_of(s.ruleset, g.models, g.weapon, self.base.but(toughness=toughness),
+                                             g.conditions or s.conditions, g.modifiers or s.modifiers)
         return self.profiles[key]
 
     def group_10e(self, i: int, builder: Builder, precise: bool, toughness: Plan) -> None:
@@ -656,7 +682,7 @@ class _Allocation:
         normal = builder.chain(NORMAL, floor)
         if prof.devastating:
             cap = self.plan.total if builder.never_nothing else None
-            slabs = self._waiting(prof, normal, self.state, self.rewards[i], cap)
+            slabs = self._waiting(prof, builder, floor, self.state, self.rewards[i], cap)
             # (earlier counts..., this count, states): this count varies fastest.
             self.state = np.ascontiguousarray(slabs.transpose(1, 0, 2)).reshape(-1, self.plan.size)
             self.waiting.append(slabs.shape[0])
@@ -674,18 +700,23 @@ class _Allocation:
             return chain.absorb(v, counts.table[0].tolist(), reward)[None]
         return chain.absorb_each(v, counts, reward)
 
-    def _waiting(self, prof: _Profile, normal: Chain, v: np.ndarray, reward: Reward, cap: int | None,
-                 parts: int = 1) -> np.ndarray:
+    def _waiting(self, prof: _Profile, builder: Builder, floor: int | None, v: np.ndarray, reward: Reward,
+                 cap: int | None, parts: int = 1) -> np.ndarray:
         """The states after the group's normal wounds by its packets waiting: (packets, rows, states).
 
         Either the joint law of wounds and packets over the group, then one absorb per packet
-        count (sharing the powers), or attack by attack (``_with_packets``): the joint law
+        count (sharing the powers), or hit by hit (``_by_hits``, when every hit rolls to wound
+        alike), or attack by attack (``_with_packets``): the joint law
         grows as the cube of the attacks, the steps as the states times the packets waiting.
         ``parts``: how many parts of the state vector meet this profile (11e), which share
         one joint law (cached) but are stepped each on its own.
         """
+        normal = builder.chain(NORMAL, floor)
         if _joint_cheaper(prof, v.size, cap, parts):
             return self._absorb(normal, v, _joint_counts(prof), reward)
+        if _by_hits_applies(prof, v.size):
+            return _by_hits(v, prof, normal, builder.thinned(floor, prof.profile.per_hit), cap, reward,
+                            self.fresh)
         self._absorb(normal, v, Counts.of([prof.normal_counts]), reward)  # the normal wounds' rewards
         return _with_packets(v, prof, normal, cap)
 
@@ -715,7 +746,7 @@ class _Allocation:
             sharing = Counter(id(prof) for _, prof, _ in parts)
             for part, prof, floor in parts:
                 cap = plan_.total if builder.never_nothing else None
-                slabs = self._waiting(prof, builder.chain(NORMAL, floor), part, reward, cap, sharing[id(prof)])
+                slabs = self._waiting(prof, builder, floor, part, reward, cap, sharing[id(prof)])
                 # 24.10: the packets follow the group's normal damage; 06.02: non-CHARACTER models first.
                 afters.append(builder.chain(MORTAL, None).power_series(list(slabs), reward))
         elif self.fresh:
@@ -753,6 +784,38 @@ class _Allocation:
             self.state = chain.power_series(list(slabs), self.rewards[i])
 
 
+# A group's profile is a pure function of small frozen values that repeat across calls and
+# targets (every weapon against every unit of one Toughness): kept, with what it derives
+# (counts, hits, the tables), for the most recent PROFILES_KEPT of them.
+PROFILES_KEPT = 512
+_PROFILES: OrderedDict = OrderedDict()
+_WEAPON_FIELDS = tuple(f.name for f in fields(Weapon) if f.compare and f.name != "abilities")
+
+
+def _profile_of(ruleset: str, models: int, weapon, target: Target, conditions: Conditions, modifiers) -> _Profile:
+    """``_Profile(group_profile(..., saves=False))``, the same object for the same inputs."""
+    try:
+        key = (ruleset, models, tuple(getattr(weapon, name) for name in _WEAPON_FIELDS),
+               tuple(tuple(sorted(a.items())) for a in weapon.abilities), target, conditions, modifiers)
+        hash(key)
+    except TypeError:  # an ability with a value that is not hashable: no sharing
+        return _Profile(group_profile(ruleset, models, weapon, target, conditions, modifiers, saves=False))
+    found = _PROFILES.get(key)
+    if found is None:
+        found = _PROFILES[key] = _Profile(group_profile(ruleset, models, weapon, target, conditions, modifiers,
+                                                        saves=False))
+        if len(_PROFILES) > PROFILES_KEPT:
+            _PROFILES.popitem(last=False)
+    else:
+        _PROFILES.move_to_end(key)
+    return found
+
+
+@lru_cache(maxsize=512)
+def _counts_of(counts: tuple[float, ...]) -> Counts:
+    return Counts.of([list(counts)])
+
+
 class _Profile:
     """A weapon group's profile with what the allocation reads of it, computed once."""
 
@@ -771,7 +834,12 @@ class _Profile:
 
     @cached_property
     def table(self) -> Counts:
-        return Counts.of([self.counts])
+        return _counts_of(tuple(self.counts))
+
+    @cached_property
+    def hits(self) -> D.Dist:
+        """Hits the group makes (``GroupProfile.hits_per_attack``), for ``_by_hits``."""
+        return _random_sum(tuple(self.attacks), tuple(self.profile.hits_per_attack))
 
     @cached_property
     def normal_counts(self) -> D.Dist:
@@ -790,13 +858,15 @@ class _Profile:
 NUMPY_CALL_CELLS = 2000
 JOINT_CELL_COST = 1.5  # a cell of the dense joint law (a scaled add into a slice) against a cell of a step
 JOINT_SPARSE_WORK = 3000  # dict operations of the sparse law (about keys x attacks^3 / 6), for any other law
+HIT_STEP_CELLS = 8  # cells touched per state cell by a step of ``_by_hits`` (a gather and a cumsum)
 JOINT_SPARSE_ATTACKS = 12  # up to this many attacks the sparse law (Python dicts) beats the dense one (numpy calls)
 
 
 def _joint_cheaper(prof: _Profile, cells: int, cap: int | None, parts: int = 1) -> bool:
-    """Whether the joint law of the group's wounds and packets costs less than stepping
-    attack by attack over ``cells`` state cells (the packets capped at ``cap``), ``parts``
-    times (the joint law is built once for them all)."""
+    """Whether the joint law of the group's wounds and packets costs less than going hit by
+    hit (``_by_hits``, where it applies) or stepping attack by attack over ``cells`` state
+    cells (the packets capped at ``cap``), ``parts`` times (the joint law is built once for
+    them all)."""
     attacks = len(prof.attacks) - 1
     degree = D.graded_degree(prof.per_attack)
     if degree is None:
@@ -807,11 +877,20 @@ def _joint_cheaper(prof: _Profile, cells: int, cap: int | None, parts: int = 1) 
     a = attacks
     blocks = degree * degree * (a - 1) * a * (2 * a - 1) // 6 + degree * (a - 1) * a + a
     joint = JOINT_CELL_COST * keys * blocks + NUMPY_CALL_CELLS * keys * a
+    top_k = max(k for k, _ in prof.per_attack)
+    top_m = max(m for _, m in prof.per_attack)
+    if _by_hits_applies(prof, cells):
+        # Hit by hit: a step per hit, a slab of packets per hit, the weights; against the
+        # joint law's build and its application (a row of packets per event).
+        hits = len(prof.hits) - 1
+        top = hits if cap is None else min(cap, hits)
+        by_hits = parts * (cells * hits * (HIT_STEP_CELLS + top + 1) + 4 * (hits + 1) ** 2
+                           + NUMPY_CALL_CELLS * (5 * hits + 30))
+        apply = parts * (cells * (a * top_m + 1) * (a * top_k + 1) + NUMPY_CALL_CELLS * a * top_k)
+        return joint + apply <= by_hits
     # Attack by attack: before attack n, up to min(n x top_m, reach) + 1 counts of packets
     # wait; each attack copies them moved by m (top_m + 1 slabs), weighs the slabs by the
     # law of (k, m) (one tensordot) and steps the states top_k times (about two cells each).
-    top_k = max(k for k, _ in prof.per_attack)
-    top_m = max(m for _, m in prof.per_attack)
     reach = a * top_m if cap is None else min(cap, a * top_m)
     growing = min(a, reach // top_m + 1) if top_m else a  # attacks before the count reaches ``reach``
     widths = top_m * (growing - 1) * growing // 2 + growing + (a - growing) * (reach + 1)
@@ -901,6 +980,88 @@ def _with_packets(x: np.ndarray, prof: _Profile, normal: Chain, cap: int | None)
             r += w[k]
         cur = r
     return acc[:_used(acc)]
+
+
+# Hit by hit: up to this many cells of the (packets x hits) weights and of the powers (hits x
+# states): 32 MB each, about 100 MB at most in all.
+HITS_CELLS = 4_000_000
+
+
+def _by_hits_applies(prof: _Profile, cells: int) -> bool:
+    """Whether ``_by_hits`` can resolve the group over ``cells`` state cells: every hit rolls to
+    wound alike, a hit is not certain to be a packet, and its binomial weights neither underflow
+    nor grow too big."""
+    per_hit = prof.profile.per_hit
+    if per_hit is None or not 0.0 <= per_hit[1] < 1.0:
+        return False
+    last = len(prof.hits) - 1
+    return (last + 1) * max(last + 1, cells) <= HITS_CELLS and last * log1p(-per_hit[1]) > -700.0
+
+
+def _by_hits(x: np.ndarray, prof: _Profile, normal: Chain, hat: Chain, cap: int | None, reward: Reward,
+             fresh: bool) -> np.ndarray:
+    """The states after the group's normal wounds, by the mortal-wound packets waiting (as ``_with_packets``).
+
+    The group makes H hits (a random sum over its attacks); each hit is, independently, a
+    normal wound with probability a, a packet with probability b, or nothing. Normal
+    wounds commute with waiting packets, so after h hits with m of them packets the
+    states are v Â^(h-m) with probability Bin(m; h, b), where Â is one hit that is not
+    a packet (a normal wound with probability a / (1 - b): ``Builder.thinned``). Hence
+
+        W_m = sum_j P(H = j + m) Bin(m; j + m, b) v Â^j,
+
+    one power of Â per hit and one weighted sum per packet count: the joint law of
+    wounds and packets is never built, and the attacks' dice are never stepped.
+    """
+    a, b = prof.profile.per_hit
+    hits = prof.hits
+    last = len(hits) - 1
+    # Powers U_j = v Â^j, j = 0..last (from the chain's memo when the unit is untouched).
+    u = np.empty((last + 1,) + x.shape)
+    if fresh and x.shape[0] == 1 and x.size * (last + 1) <= MEMO_CELLS:
+        dead = hat._grow(last)
+        have = len(hat.powers) if dead is None else dead + 1
+        u[:have] = hat.powers[:last + 1]
+        u[have:] = hat.powers[have - 1]
+    else:
+        u[0] = x
+        for j in range(1, last + 1):
+            u[j] = hat.step(u[j - 1])
+    # Bin(m; j + m, b) = (1 - b)^j C(j + m, m) b^m, as a product down each column (each term <= 1).
+    ms = np.arange(last + 1)
+    weight = np.empty((last + 1, last + 1))
+    weight[0] = (1.0 - b) ** ms
+    weight[1:] = (ms[None, :] + ms[1:, None]) / ms[1:, None] * b
+    np.cumprod(weight, axis=0, out=weight)
+    padded = np.zeros(2 * last + 2)
+    padded[:last + 1] = hits
+    weight *= np.lib.stride_tricks.sliding_window_view(padded, last + 1)[:last + 1]  # P(H = j + m)
+    # weight[m, j]: m packets and j other hits.
+    # The normal wounds' rewards: the hits that are not packets (H - M of them, a thinned H) are
+    # events of Â, each a normal wound with chance a / (1 - b): sum_j P(H - M > j) a / (1 - b) U_j.
+    others = _tails(np.cumsum(weight, axis=0)[-1].tolist())
+    flat = u.reshape(last + 1, -1)
+    rows = x.shape[0]
+    unsaved = np.cumsum(flat * np.tile(normal.unsaved, rows), axis=-1)[:, -1].tolist()
+    damage = np.cumsum(flat * np.tile(normal.damage, rows), axis=-1)[:, -1].tolist()
+    keep = a / (1.0 - b)
+    for w, us, d in zip(others, unsaved, damage):
+        reward.unsaved += keep * w * us
+        reward.damage += keep * w * d
+    # Packets at ``cap`` or more (every packet takes a wound): one slab.
+    top = last if cap is None else min(cap, last)
+    if top < last:
+        weight[top] = np.cumsum(weight[top:], axis=0)[-1]
+    # W = weight U, summed over j in ascending order (weight[m, j] is 0 beyond j + m = last but the lumped slab).
+    out = np.zeros((top + 1, flat.shape[1]))
+    term = np.empty_like(out)
+    columns = weight.T[:, :, None]
+    for j in range(last + 1):
+        end = min(top, last - j) + 1
+        np.multiply(columns[j, :end], flat[j], out=term[:end])
+        out[:end] += term[:end]
+    out = out.reshape((top + 1,) + x.shape)
+    return out[:_used(out)]
 
 
 def _used(slabs: np.ndarray) -> int:

@@ -16,7 +16,7 @@ from jsonschema.exceptions import ValidationError
 from warscribe.engine.effects import apply_effects
 from warscribe.engine.attack import attacks_per_model
 from warscribe.engine.errors import ScenarioError
-from warscribe.engine.groups import state_count
+from warscribe.engine.groups import MAX_KINDS_WORK, devastating_work, state_count
 from warscribe.engine.kb import KnowledgeBase, model_kinds
 from warscribe.schema.docs import doc
 from warscribe.schema import DEFAULT_OUT, safeyaml
@@ -193,6 +193,9 @@ def _ref_weapon(ref: str, field: str, kb) -> Weapon:
 
 def _check_work(scenario: Scenario) -> None:
     """Refuse what would take unreasonably long, naming the weapon group."""
+    if scenario.target.kinds:
+        _check_kinds_work(scenario)
+        return
     if scenario.ruleset != "10e" or len(scenario.groups) < 2:
         return
     target = scenario.target
@@ -208,6 +211,22 @@ def _check_work(scenario: Scenario) -> None:
                 f"groups, against {target.models * target.wounds:,} wounds, is more than the engine computes in "
                 "reasonable time; put this group last or split the scenario"
             )
+
+
+def _check_kinds_work(scenario: Scenario) -> None:
+    """A target with several kinds: [DEVASTATING WOUNDS] groups keep a count of packets beside the states."""
+    rows = 1
+    for i, group in enumerate(scenario.groups):
+        work, packets = devastating_work(scenario.ruleset, group.target or scenario.target, group,
+                                         group.conditions or scenario.conditions)
+        if rows * work > MAX_KINDS_WORK:
+            raise ScenarioError(
+                f"attacker.weapons[{i}]: [DEVASTATING WOUNDS] with up to {packets:,} mortal-wound packets against "
+                f"{state_count(scenario.ruleset, scenario.target):,} allocation states"
+                + (" (times the packets of earlier groups still waiting)" if rows > 1 else "")
+                + " is more than the engine computes in reasonable time; split the group or the scenario")
+        if scenario.ruleset == "10e" and packets:
+            rows *= packets + 1  # 10e: the packets wait for every group
 
 
 def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = None) -> Scenario:

@@ -357,3 +357,74 @@ def test_devastating_groups_agree_whichever_way_they_are_resolved(s, models):
         assert len(a) == len(b) and max(abs(x - y) for x, y in zip(a, b)) < 1e-12
     for a, b in zip(joint.groups, stepped.groups):
         assert abs(a.expected_unsaved - b.expected_unsaved) < 1e-10 and abs(a.expected_damage - b.expected_damage) < 1e-10
+
+
+def _forced_routes(s: Scenario, routes) -> list:
+    """``evaluate_kinds`` with each [DEVASTATING WOUNDS] group forced down a route: the joint
+    law ("joint"), hit by hit ("hits", where every hit rolls alike) or attack by attack ("steps")."""
+    from warscribe.engine import groups
+
+    joint, hits = groups._joint_cheaper, groups._by_hits_applies
+    out = []
+    try:
+        for route in routes:
+            groups._joint_cheaper = lambda *args, route=route: route == "joint"
+            groups._by_hits_applies = (lambda *args, route=route: route == "hits" and hits(*args))
+            out.append(evaluate_kinds(s))
+    finally:
+        groups._joint_cheaper, groups._by_hits_applies = joint, hits
+    return out
+
+
+def _assert_same_results(a, b) -> None:
+    pairs = [(a.wounds_removed, b.wounds_removed), (a.models_slain, b.models_slain)]
+    pairs += [(x.models_slain, y.models_slain) for x, y in zip(a.by_model, b.by_model)]
+    for x, y in pairs:
+        assert len(x) == len(y) and max(abs(p - q) for p, q in zip(x, y)) < 1e-12
+    for x, y in zip(a.groups, b.groups):
+        assert abs(x.expected_unsaved - y.expected_unsaved) < 1e-10 and abs(x.expected_damage - y.expected_damage) < 1e-10
+
+
+@settings(max_examples=50, **SETTINGS)
+@given(kinds_scenarios(max_groups=2), st.integers(1, 4), st.sampled_from(["SUSTAINED HITS 1", "SUSTAINED HITS D3", None]))
+def test_devastating_groups_hit_by_hit_agree_with_the_joint_law_and_the_steps(s, models, sustained):
+    """Hit by hit (engine/groups.py ``_by_hits``: the group's hits, each a normal wound, a
+    packet or nothing, with a binomial weight per number of packets) gives the distributions
+    and expectations of the joint law and of attack-by-attack stepping."""
+    first = s.groups[0]
+    weapon = first.weapon
+    texts = ["DEVASTATING WOUNDS"] + ([sustained] if sustained else [])
+    kept = tuple(a for a in weapon.abilities if not a["id"].startswith("sustained") and a["id"] != "lethal-hits")
+    weapon = replace(weapon, abilities=kept + tuple(ABILITIES[t] for t in texts if ABILITIES[t] not in kept))
+    s = replace(s, groups=(replace(first, models=models, weapon=weapon),) + s.groups[1:])
+    joint, hits, steps = _forced_routes(s, ("joint", "hits", "steps"))
+    _assert_same_results(joint, hits)
+    _assert_same_results(steps, hits)
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(weapons(), st.sampled_from(["10e", "11e"]), st.integers(3, 8), st.booleans())
+def test_per_attack_law_is_the_mixture_over_its_hits(weapon, ruleset, toughness, devastating):
+    """Where a profile gives hits per attack and one hit's chances (no [LETHAL HITS] critical
+    hit), its joint law of (normal, packet) events per attack is the mixture over the hits of
+    their multinomial law: what ``_by_hits`` relies on."""
+    from math import comb
+
+    from warscribe.engine.attack import group_profile
+
+    if devastating and not weapon.has("devastating-wounds"):
+        weapon = replace(weapon, abilities=weapon.abilities + (ABILITIES["DEVASTATING WOUNDS"],))
+    target = Target(toughness=toughness, save=3, wounds=2, models=5)
+    prof = group_profile(ruleset, 1, weapon, target, Conditions(), Modifiers(critical_wound=5), saves=False)
+    if prof.per_hit is None:
+        assert weapon.has("lethal-hits")
+        return
+    a, b = prof.per_hit
+    law: dict = {}
+    for h, ph in enumerate(prof.hits_per_attack):
+        for k in range(h + 1):
+            for m in range(h - k + 1):
+                p = ph * comb(h, k) * comb(h - k, m) * a ** k * b ** m * (1 - a - b) ** (h - k - m)
+                law[(k, m)] = law.get((k, m), 0.0) + p
+    for key in set(law) | set(prof.per_attack):
+        assert abs(law.get(key, 0.0) - prof.per_attack.get(key, 0.0)) < 1e-14, key

@@ -109,6 +109,34 @@ def test_beyond_reasonable_time_is_a_clear_error_naming_the_field():
         evaluate(deferred)
 
 
+MIXED = {"attached": True, "keywords": ["INFANTRY"], "models": [
+    {"name": "Boy", "count": 10, "toughness": 5, "save": 5, "wounds": 1},
+    {"name": "Warboss", "toughness": 6, "save": 4, "wounds": 6, "keywords": ["CHARACTER"]},
+    {"name": "Painboy", "toughness": 5, "save": 5, "wounds": 3, "feel_no_pain": 5, "keywords": ["CHARACTER"]}]}
+
+
+def test_devastating_wounds_against_several_kinds_at_scale():
+    """Hundreds of hits, each a possible mortal-wound packet, against an attached unit whose
+    Feel No Pain lets no cap on the packets hold: exact, in bounded time."""
+    weapon = inline(attacks="2D6", abilities=["SUSTAINED HITS D3", "DEVASTATING WOUNDS"])
+    for ruleset in ("11e", "10e"):
+        r = timed(scenario([(30, weapon), (5, inline(attacks=2))], MIXED, ruleset=ruleset))
+        assert abs(sum(r.wounds_removed) - 1.0) < 1e-9 and r.p_wipe > 0.999
+
+
+def test_devastating_wounds_against_several_kinds_beyond_reasonable_time_is_a_clear_error():
+    """Where the packets (each hit can make one) times the allocation states would take many
+    seconds, the group is refused by name rather than run for minutes."""
+    weapon = inline(attacks="2D6", abilities=["SUSTAINED HITS D3", "DEVASTATING WOUNDS"])
+    with pytest.raises(ScenarioError, match=r"^attacker\.weapons\[1\]: \[DEVASTATING WOUNDS\] with up to 4,800 "
+                                            r"mortal-wound packets against 110 allocation states"):
+        evaluate(scenario([(5, inline()), (100, weapon)], MIXED))
+    # Without Feel No Pain the packets stop at the unit's wounds: the same group is computed.
+    no_fnp = {**MIXED, "models": [{k: v for k, v in m.items() if k != "feel_no_pain"} for m in MIXED["models"]]}
+    r = timed(scenario([(5, inline()), (100, weapon)], no_fnp))
+    assert abs(sum(r.wounds_removed) - 1.0) < 1e-9
+
+
 def test_calc_prints_no_traceback_on_large_or_refused_input(tmp_path):
     ok = tmp_path / "big.yaml"
     ok.write_text(yaml.safe_dump(scenario([(100, inline(attacks=11))])), encoding="utf-8")
