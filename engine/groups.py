@@ -311,7 +311,7 @@ class Chain:
             for o, c in self.steps:
                 out[..., :-o] += v[..., o:] * c
             return out
-        return np.cumsum(v[..., self.source] * self.terms, axis=-1)[..., -1]
+        return (v[..., self.source] * self.terms).cumsum(axis=-1)[..., -1]
 
     def expected(self, vectors: list[np.ndarray], weights: list[float], reward: Reward) -> None:
         """Adds weights[i] x (the expected reward of an event at vectors[i]), row by row, in order.
@@ -321,8 +321,8 @@ class Chain:
         if not vectors:
             return
         stack = np.array(vectors)
-        unsaved = np.cumsum(stack * self.unsaved, axis=-1)[..., -1].T.tolist()
-        damage = np.cumsum(stack * self.damage, axis=-1)[..., -1].T.tolist()
+        unsaved = (stack * self.unsaved).cumsum(axis=-1)[..., -1].T.tolist()
+        damage = (stack * self.damage).cumsum(axis=-1)[..., -1].T.tolist()
         for row_u, row_d in zip(unsaved, damage):
             for w, u, d in zip(weights, row_u, row_d):
                 reward.unsaved += w * u
@@ -426,8 +426,8 @@ class Chain:
         if seen:
             stack = np.array(seen)
             weight = np.array(weights)
-            unsaved = np.cumsum(stack * self.unsaved, axis=-1)[..., -1]
-            damage = np.cumsum(stack * self.damage, axis=-1)[..., -1]
+            unsaved = (stack * self.unsaved).cumsum(axis=-1)[..., -1]
+            damage = (stack * self.damage).cumsum(axis=-1)[..., -1]
             for row_w, row_u, row_d in zip(weight.T.tolist(), unsaved.T.tolist(), damage.T.tolist()):
                 for w, u, d in zip(row_w, row_u, row_d):
                     reward.unsaved += w * u
@@ -445,7 +445,7 @@ class Chain:
         powers = self.powers[:used]
         table = counts.table[:, :used]
         if len(table) == 1 and used > 4:
-            acc = np.cumsum(table[0, :, None, None] * powers, axis=0)[-1][None]
+            acc = (table[0, :, None, None] * powers).cumsum(axis=0)[-1][None]
         else:
             acc = np.zeros((len(table),) + powers.shape[1:])
             for e in range(used):
@@ -466,8 +466,8 @@ class Chain:
             if not cur[0, 1:].any():
                 self.destroyed = len(self.powers) - 1
                 return self.destroyed
-            u = np.cumsum(cur * self.unsaved, axis=-1)[0, -1]
-            d = np.cumsum(cur * self.damage, axis=-1)[0, -1]
+            u = (cur * self.unsaved).cumsum(axis=-1)[0, -1]
+            d = (cur * self.damage).cumsum(axis=-1)[0, -1]
             self.rewards.append((float(u), float(d)))
             self.powers = np.concatenate([self.powers, self.step(cur)[None]])
         return None
@@ -739,7 +739,7 @@ class _Allocation:
                 t, f = divmod(key, plan_.lay.chars.total + 2)
                 floor = None if f == 0 else f - 1
             prof = self.profile(i, t)
-            self.wounds_mean[i] += float(np.cumsum(part)[-1]) * D.mean(prof.attacks) * prof.expected_wounds_per_attack
+            self.wounds_mean[i] += float(part.cumsum()[-1]) * D.mean(prof.attacks) * prof.expected_wounds_per_attack
             parts.append((part, prof, floor))
         if parts[0][1].devastating:
             afters = []
@@ -1042,8 +1042,8 @@ def _by_hits(x: np.ndarray, prof: _Profile, normal: Chain, hat: Chain, cap: int 
     others = _tails(np.cumsum(weight, axis=0)[-1].tolist())
     flat = u.reshape(last + 1, -1)
     rows = x.shape[0]
-    unsaved = np.cumsum(flat * np.tile(normal.unsaved, rows), axis=-1)[:, -1].tolist()
-    damage = np.cumsum(flat * np.tile(normal.damage, rows), axis=-1)[:, -1].tolist()
+    unsaved = (flat * np.tile(normal.unsaved, rows)).cumsum(axis=-1)[:, -1].tolist()
+    damage = (flat * np.tile(normal.damage, rows)).cumsum(axis=-1)[:, -1].tolist()
     keep = a / (1.0 - b)
     for w, us, d in zip(others, unsaved, damage):
         reward.unsaved += keep * w * us
