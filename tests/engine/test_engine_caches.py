@@ -1,4 +1,5 @@
-"""The cache of checked scenarios: a hit only for exactly the same input, never for an invalid one."""
+"""What the engine keeps across calls: checked scenarios (a hit only for exactly the same input, never for an
+invalid one) and the states a [DEVASTATING WOUNDS] group leaves of an untouched unit (the same bits)."""
 
 from __future__ import annotations
 
@@ -106,3 +107,28 @@ def test_the_cache_is_bounded(monkeypatch):
         parse_scenario(data)
     assert len(S._PARSED) == 3
     assert [s.groups[0].models for s in S._PARSED.values()] == [3, 4, 5]
+
+
+@pytest.mark.parametrize("ruleset", ["10e", "11e"])
+def test_a_devastating_group_on_the_untouched_unit_gives_the_same_bits_again(ruleset):
+    from warscribe.engine import groups as G
+
+    data = _data()
+    data["ruleset"] = ruleset
+    data["attacker"]["weapons"] = [
+        {"models": 3, "weapon": {"name": "Hammer", "range": None, "attacks": "D6", "skill": 3, "strength": 8,
+                                 "ap": -2, "damage": 2, "abilities": ["DEVASTATING WOUNDS", "SUSTAINED HITS 1"]}},
+        {"models": 5, "weapon": {"name": "Sniper", "range": 36, "attacks": 1, "skill": 3, "strength": 5, "ap": -2,
+                                 "damage": 3, "abilities": ["PRECISION", "DEVASTATING WOUNDS"]}},
+    ]
+    G._FRESH.clear()
+    first = evaluate(data).to_json()
+    assert len(G._FRESH) == 1  # the first group met the untouched unit; the second did not
+    kept = [v[0].copy() for v in G._FRESH.values()]
+    S._PARSED.clear()
+    again = evaluate(copy.deepcopy(data)).to_json()
+    assert repr(again) == repr(first)
+    # What the caller got was a copy: the kept states are as they were.
+    assert all((v[0] == k).all() for v, k in zip(G._FRESH.values(), kept))
+    G._FRESH.clear()
+    assert repr(evaluate(data).to_json()) == repr(first)
