@@ -680,7 +680,13 @@ class _Allocation:
         prof = self.profile(i, toughness.fixed_toughness)
         self.wounds_mean[i] = D.mean(prof.attacks) * prof.expected_wounds_per_attack
         normal = builder.chain(NORMAL, floor)
-        if prof.devastating:
+        if prof.devastating and self.fresh and len(self.scenario.groups) == 1:
+            # The only group: its packets wait for no other, and resolve as ``resolve_deferred`` would.
+            cap = self.plan.total if builder.never_nothing else None
+            v, mortal = self.state, builder.chain(MORTAL, floor)
+            self.state = self._fresh("10e alone", prof, builder, floor, cap, self.rewards[i], lambda r: mortal
+                                     .power_series(list(self._waiting(prof, builder, floor, v, r, cap)), r))
+        elif prof.devastating:
             cap = self.plan.total if builder.never_nothing else None
             v, reward = self.state, self.rewards[i]
             slabs = self._fresh("10e", prof, builder, floor, cap, reward,

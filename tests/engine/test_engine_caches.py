@@ -132,3 +132,20 @@ def test_a_devastating_group_on_the_untouched_unit_gives_the_same_bits_again(rul
     assert all((v[0] == k).all() for v, k in zip(G._FRESH.values(), kept))
     G._FRESH.clear()
     assert repr(evaluate(data).to_json()) == repr(first)
+
+
+@pytest.mark.parametrize("ruleset", ["10e", "11e"])
+def test_a_lone_devastating_group_gives_the_same_bits_again(ruleset):
+    from warscribe.engine import groups as G
+
+    data = _data()
+    data["ruleset"] = ruleset
+    data["attacker"]["weapons"] = [
+        {"models": 5, "weapon": {"name": "Sniper", "range": 36, "attacks": 2, "skill": 3, "strength": 5, "ap": -2,
+                                 "damage": "D3", "abilities": ["PRECISION", "DEVASTATING WOUNDS"]}}]
+    G._FRESH.clear()
+    first = evaluate(data)
+    assert len(G._FRESH) == 1
+    again = evaluate(copy.deepcopy(data))
+    assert repr(again.to_json()) == repr(first.to_json())
+    assert 0 < again.expected_models_slain <= 10
