@@ -15,6 +15,8 @@ base for ``ref`` weapons: a path to the bundle, the bundle dict, or a
 To validate once and evaluate many times: ``checked = parse_scenario(data)``, then
 ``evaluate(checked)`` (no validation). A dict is checked by the schema's compiled
 form (``warscribe.schema.registry.fast_check``); jsonschema only words the errors.
+The same dict again (exactly the same values and types) gets the Scenario checked the
+first time (``engine.scenario._exact_key``).
 """
 
 from __future__ import annotations

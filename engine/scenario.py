@@ -8,6 +8,8 @@ the field path, e.g. ``attacker.weapons[0].weapon.abilities[1]``.
 
 from __future__ import annotations
 
+import io
+import pickle
 from functools import lru_cache
 from pathlib import Path
 
@@ -229,10 +231,71 @@ def _check_kinds_work(scenario: Scenario) -> None:
             rows *= packets + 1  # 10e: the packets wait for every group
 
 
+# Scenarios checked and built before, by their exact input (``_exact_key``): a caller
+# evaluating the same dict again (a matrix, a sweep, a service) skips the check and the
+# build, which are about a third of a small call. Only scenarios that read no knowledge
+# base are kept (a ``ref`` or named effect depends on the bundle as well as the dict).
+_PARSED: dict[bytes, Scenario] = {}
+PARSED_ENTRIES = 512
+# A key longer than this is not kept (a scenario of a few groups is well under 1 KB).
+PARSED_KEY_BYTES = 32_768
+
+
+class _ExactPickler(pickle.Pickler):
+    """Pickles exact dicts, lists, strings, numbers, booleans and None (and the builtins pickle
+    writes natively, each with its own opcode); anything else, a subclass included, is refused."""
+
+    def reducer_override(self, obj):
+        raise pickle.PicklingError(f"not plain data: {type(obj).__name__}")
+
+
+def _exact_key(data: dict) -> bytes | None:
+    """Bytes equal only for inputs the check and the build cannot tell apart, or None.
+
+    Pickle writes the exact type of every value (True, 1 and 1.0 differ; so do 0.0 and
+    -0.0, a list and a tuple, 1 and "1" as keys) and dicts in their order; a value of any
+    other type (or nesting too deep to pickle) gives no key, so that input is checked as
+    always. Two inputs sharing one object where another shares none get different keys:
+    a missed hit, never a wrong one.
+    """
+    buffer = io.BytesIO()
+    try:
+        _ExactPickler(buffer, 5).dump(data)
+    except (pickle.PicklingError, RecursionError, TypeError, ValueError, AttributeError):
+        return None
+    key = buffer.getvalue()
+    return key if len(key) <= PARSED_KEY_BYTES else None
+
+
+def _reads_kb(data: dict) -> bool:
+    """Whether the (checked) scenario's meaning depends on the knowledge base too."""
+    return ("ref" in data["target"] or any("ref" in entry for entry in data["attacker"]["weapons"])
+            or bool(data["attacker"].get("effects")) or bool(data["target"].get("effects")))
+
+
 def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = None) -> Scenario:
-    """Check a scenario dict and build the Scenario; ``kb`` is only read for ``ref`` groups."""
+    """Check a scenario dict and build the Scenario; ``kb`` is only read for ``ref`` groups.
+
+    The same input again (exactly: ``_exact_key``) gives the Scenario built the first time
+    (frozen, so shared safely); an input that failed is checked again every time.
+    """
     if not isinstance(data, dict):
         raise ScenarioError(f"a scenario is a mapping with `attacker` and `target`, not {type(data).__name__}")
+    key = _exact_key(data)
+    if key is not None:
+        known = _PARSED.pop(key, None)
+        if known is not None:
+            _PARSED[key] = known  # most recently used last
+            return known
+    scenario = _parse(data, kb)
+    if key is not None and not _reads_kb(data):
+        if len(_PARSED) >= PARSED_ENTRIES:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[key] = scenario
+    return scenario
+
+
+def _parse(data: dict, kb) -> Scenario:
     _check(data, "scenario")
     groups = []
     ref_rulesets = set()

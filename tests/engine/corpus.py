@@ -1,6 +1,7 @@
 """A corpus of scenario results, to hold a change to the engine to the bits of its results.
 
     python tests/engine/corpus.py write results.jsonl      # with the engine as it is
+    python tests/engine/corpus.py write-again results.jsonl  # each result of a second call
     python tests/engine/corpus.py compare old.jsonl new.jsonl
 
 The scenarios are fixed: the benchmarks' (``warscribe bench engine`` and its side by
@@ -10,6 +11,8 @@ attached or not, declared orders, [PRECISION], [DEVASTATING WOUNDS], Feel No Pai
 several weapon groups, both rulesets, conditions and modifiers, and groups whose
 target an effect changed). Every float of every result is written as ``float.hex``,
 so ``compare`` checks bits, not a tolerance, and says how far apart any that differ are.
+``write-again`` evaluates every scenario twice and writes the second result: what the
+engine keeps across calls (checked scenarios, profiles, states) must not change a bit.
 """
 
 from __future__ import annotations
@@ -162,12 +165,14 @@ def _hex(value):
     return value
 
 
-def write(path: str) -> None:
+def write(path: str, again: bool = False) -> None:
     from warscribe.engine import ScenarioError, evaluate
 
     with open(path, "w", encoding="utf-8") as out:
         for name, data in scenarios():
             try:
+                if again:
+                    evaluate(data)
                 entry = {"name": name, "result": _hex(evaluate(data).to_json())}
             except ScenarioError as exc:
                 entry = {"name": name, "error": str(exc)}
@@ -225,6 +230,8 @@ def compare(old_path: str, new_path: str) -> int:
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "write":
         write(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "write-again":
+        write(sys.argv[2], again=True)
     elif len(sys.argv) == 4 and sys.argv[1] == "compare":
         sys.exit(compare(sys.argv[2], sys.argv[3]))
     else:

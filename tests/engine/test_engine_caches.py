@@ -1,0 +1,151 @@
+"""What the engine keeps across calls: checked scenarios (a hit only for exactly the same input, never for an
+invalid one) and the states a [DEVASTATING WOUNDS] group leaves of an untouched unit (the same bits)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from warscribe.engine import ScenarioError, evaluate, parse_scenario
+from warscribe.engine import scenario as S
+
+
+def _data() -> dict:
+    return {"ruleset": "11e",
+            "attacker": {"weapons": [{"models": 5, "weapon": {
+                "name": "Bolt rifle", "range": 24, "attacks": 2, "skill": 3, "strength": 4, "ap": -1, "damage": 1,
+                "abilities": ["SUSTAINED HITS 1"]}}]},
+            "target": {"models": [{"name": "Boyz", "count": 9, "toughness": 5, "save": 5, "wounds": 1},
+                                  {"name": "Warboss", "toughness": 6, "save": 4, "wounds": 6,
+                                   "keywords": ["CHARACTER"]}], "attached": True}}
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    S._PARSED.clear()
+    yield
+    S._PARSED.clear()
+
+
+def test_the_same_input_gives_the_scenario_built_first():
+    first = parse_scenario(_data())
+    assert parse_scenario(_data()) is first
+    assert evaluate(_data()).to_json() == evaluate(first).to_json()
+
+
+def test_a_changed_input_is_checked_and_built_again():
+    first = parse_scenario(_data())
+    other = _data()
+    other["attacker"]["weapons"][0]["models"] = 6
+    assert parse_scenario(other) is not first
+    assert parse_scenario(other).groups[0].models == 6
+
+
+@pytest.mark.parametrize("path, value, why", [
+    (("attacker", "weapons", 0, "models"), True, "a boolean is not an integer"),
+    (("attacker", "weapons", 0, "models"), 5.0, "a float is not an integer"),
+    (("target", "models", 0, "count"), "9", "a string is not a number"),
+    (("attacker", "weapons", 0, "weapon", "abilities"), ("SUSTAINED HITS 1",), "a tuple is not an array"),
+])
+def test_values_equal_in_python_but_not_the_same_input_are_checked(path, value, why):
+    """True == 1 == 1.0 and hash alike: the cache must still check each as given."""
+    parse_scenario(_data())
+    data = _data()
+    node = data
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    assert S._exact_key(data) != S._exact_key(_data()), why
+    assert S._exact_key({"a": 0.0}) != S._exact_key({"a": -0.0})
+    assert S._exact_key({1: 0}) != S._exact_key({"1": 0})
+    try:
+        reference = S._parse(copy.deepcopy(data), None)
+    except ScenarioError as exc:
+        with pytest.raises(ScenarioError, match=None) as got:
+            parse_scenario(data)
+        assert str(got.value) == str(exc)
+    else:
+        assert parse_scenario(data) == reference
+
+
+def test_an_invalid_input_is_never_kept():
+    data = _data()
+    data["target"]["models"][0]["toughness"] = 0
+    for _ in range(2):
+        with pytest.raises(ScenarioError, match="toughness"):
+            parse_scenario(data)
+    assert not S._PARSED
+
+
+def test_values_of_other_types_give_no_key():
+    class Text(str):
+        pass
+
+    data = _data()
+    data["attacker"]["weapons"][0]["weapon"]["name"] = Text("Bolt rifle")
+    assert S._exact_key(data) is None
+    parse_scenario(data)
+    assert not S._PARSED
+
+
+def test_scenarios_reading_the_knowledge_base_are_not_kept():
+    data = _data()
+    data["attacker"]["weapons"] = [{"models": 5, "ref": "bolt-rifle"}]
+    assert S._reads_kb(data)
+    data = _data()
+    data["attacker"]["effects"] = ["some stratagem"]
+    assert S._reads_kb(data)
+    assert not S._reads_kb(_data())
+
+
+def test_the_cache_is_bounded(monkeypatch):
+    monkeypatch.setattr(S, "PARSED_ENTRIES", 3)
+    for models in range(1, 6):
+        data = _data()
+        data["attacker"]["weapons"][0]["models"] = models
+        parse_scenario(data)
+    assert len(S._PARSED) == 3
+    assert [s.groups[0].models for s in S._PARSED.values()] == [3, 4, 5]
+
+
+@pytest.mark.parametrize("ruleset", ["10e", "11e"])
+def test_a_devastating_group_on_the_untouched_unit_gives_the_same_bits_again(ruleset):
+    from warscribe.engine import groups as G
+
+    data = _data()
+    data["ruleset"] = ruleset
+    data["attacker"]["weapons"] = [
+        {"models": 3, "weapon": {"name": "Hammer", "range": None, "attacks": "D6", "skill": 3, "strength": 8,
+                                 "ap": -2, "damage": 2, "abilities": ["DEVASTATING WOUNDS", "SUSTAINED HITS 1"]}},
+        {"models": 5, "weapon": {"name": "Sniper", "range": 36, "attacks": 1, "skill": 3, "strength": 5, "ap": -2,
+                                 "damage": 3, "abilities": ["PRECISION", "DEVASTATING WOUNDS"]}},
+    ]
+    G._FRESH.clear()
+    first = evaluate(data).to_json()
+    assert len(G._FRESH) == 1  # the first group met the untouched unit; the second did not
+    kept = [v[0].copy() for v in G._FRESH.values()]
+    S._PARSED.clear()
+    again = evaluate(copy.deepcopy(data)).to_json()
+    assert repr(again) == repr(first)
+    # What the caller got was a copy: the kept states are as they were.
+    assert all((v[0] == k).all() for v, k in zip(G._FRESH.values(), kept))
+    G._FRESH.clear()
+    assert repr(evaluate(data).to_json()) == repr(first)
+
+
+@pytest.mark.parametrize("ruleset", ["10e", "11e"])
+def test_a_lone_devastating_group_gives_the_same_bits_again(ruleset):
+    from warscribe.engine import groups as G
+
+    data = _data()
+    data["ruleset"] = ruleset
+    data["attacker"]["weapons"] = [
+        {"models": 5, "weapon": {"name": "Sniper", "range": 36, "attacks": 2, "skill": 3, "strength": 5, "ap": -2,
+                                 "damage": "D3", "abilities": ["PRECISION", "DEVASTATING WOUNDS"]}}]
+    G._FRESH.clear()
+    first = evaluate(data)
+    assert len(G._FRESH) == 1
+    again = evaluate(copy.deepcopy(data))
+    assert repr(again.to_json()) == repr(first.to_json())
+    assert 0 < again.expected_models_slain <= 10
