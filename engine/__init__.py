@@ -42,6 +42,7 @@ __all__ = [
     "Weapon",
     "evaluate",
     "evaluate_scenario",
+    "forget_calls",
     "load_scenario",
     "parse_scenario",
 ]
@@ -54,3 +55,14 @@ def evaluate(scenario: Scenario | dict | str | Path, kb: KnowledgeBase | dict | 
     elif not isinstance(scenario, Scenario):
         scenario = parse_scenario(scenario, kb)
     return evaluate_scenario(scenario)
+
+
+def forget_calls() -> None:
+    """Drop what is kept from earlier calls (checked scenarios, group profiles, the
+    untouched unit after [DEVASTATING WOUNDS]), so the next call costs what a first call
+    costs: the bench times first calls with it. Results never depend on it."""
+    from warscribe.engine import groups, scenario
+
+    scenario._PARSED.clear()
+    groups._PROFILES.clear()
+    groups._FRESH.clear()

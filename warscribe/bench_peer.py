@@ -20,7 +20,7 @@ from pathlib import Path
 from warscribe.bench_engine import (BOLTER, CLAWS, FLAMER, HAMMER, LASCANNON, MELTA, PLASMA, PSILENCER, PSYCANNON,
                                     RETINUE, STORM_BOLTER, STORM_OF_FIRE)
 from warscribe.bench_engine import _time as _median_time
-from warscribe.engine import evaluate
+from warscribe.engine import evaluate, forget_calls
 from warscribe.engine.evaluate import evaluate_scenario
 from warscribe.engine.scenario import parse_scenario
 
@@ -256,31 +256,41 @@ def _quartiles(values: list[float]) -> tuple[float, float, float]:
     return q1, q2, q3
 
 
+def _first_call(data: dict) -> None:
+    """``evaluate(data)`` as if never called before: what a matrix of new scenarios pays."""
+    forget_calls()
+    evaluate(data)
+
+
 def families_side_by_side(peer: Peer, rounds: int) -> None:
     """Per family: our API time (median, quartiles over its scenarios) and the peer's, and their ratio."""
     print(f"Targets with several kinds of model, side by side with W40kDiviner (calls taken in turn, median of up "
           f"to {rounds} rounds per scenario; the peer gets its one reference profile, see peer_view)")
     print(f"{'family':<28} {'cases':>5} {'ours ms: median':>15} {'(Q1-Q3)':>15} {'max':>7} {'peer ms':>8} "
-          f"{'peer/ours: median':>17} {'(Q1-Q3)':>13}")
+          f"{'peer/ours: median':>17} {'(Q1-Q3)':>13} {'first call: median':>18} {'(Q1-Q3)':>13}")
     slowest = []
     for family, cases in families():
-        ours_t, peer_t, ratios = [], [], []
+        ours_t, peer_t, ratios, first_ratios = [], [], [], []
         for name, data in cases:
             groups, ref = peer_view(data)
             ctx: dict = {}
             evaluate(data)
             peer.run_groups(groups, ref, ctx)
-            a, b = _interleaved([lambda: evaluate(data), lambda: peer.run_groups(groups, ref, ctx)], rounds, budget=2.0)
+            a, b, c = _interleaved([lambda: evaluate(data), lambda: peer.run_groups(groups, ref, ctx),
+                                    lambda: _first_call(data)], rounds, budget=2.0)
             ours_t.append((a, name))
             peer_t.append(b)
             ratios.append(b / a)
+            first_ratios.append(b / c)
         times = [t for t, _ in ours_t]
         q1, q2, q3 = _quartiles(times)
         r1, r2, r3 = _quartiles(ratios)
+        f1, f2, f3 = _quartiles(first_ratios)
         worst = max(ours_t)
         slowest.append((family, worst[1], worst[0], peer_t[ours_t.index(worst)]))
         print(f"{family:<28} {len(cases):>5} {q2 * 1e3:15.3f} {f'({q1 * 1e3:.3f}-{q3 * 1e3:.3f})':>15} "
-              f"{worst[0] * 1e3:7.2f} {statistics.median(peer_t) * 1e3:8.3f} {r2:16.2f}x {f'({r1:.2f}-{r3:.2f})':>13}")
+              f"{worst[0] * 1e3:7.2f} {statistics.median(peer_t) * 1e3:8.3f} {r2:16.2f}x {f'({r1:.2f}-{r3:.2f})':>13} "
+              f"{f2:17.2f}x {f'({f1:.2f}-{f3:.2f})':>13}")
     print("slowest scenario of each family (ours ms | peer ms):")
     for family, name, ours, theirs in slowest:
         print(f"  {family:<28} {name}: {ours * 1e3:.2f} | {theirs * 1e3:.2f}")
