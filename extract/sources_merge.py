@@ -15,13 +15,14 @@ with the kept value (``agrees``) and which give another (``differs``, with that 
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from warscribe.schema.diagnostics import Report
 from warscribe.schema.text import norm
 
 # Marks that say something about a unit, not which unit it is.
-_MARKS = re.compile(r"\[[^\]]*\]|\((?:legends|forge world|imperial armour)\)", re.IGNORECASE)
+_MARKS = re.compile(r"\[[^\]]*\]|\((?:legends|forge world|imperial armour|ref\.? only)\)", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 
 
@@ -54,6 +55,25 @@ def folded_name(name: str) -> str:
     return " ".join(words)
 
 
+# British and American spellings that both sources use ("Terminator Armour", "Air Defense").
+_SPELLINGS = {"armour": "armor", "defence": "defense", "colour": "color", "armoured": "armored"}
+
+
+def loose_words(name: str) -> list[str]:
+    """`folded_name`'s words, each singular and in one spelling: the second chance of a name
+    no unit of the other source has ("Hell Blade" / "Hellblade", "Piranhas" / "Piranha",
+    "Armour" / "Armor"); joined without spaces, they are a key."""
+    words = []
+    for w in folded_name(name).split():
+        w = _SPELLINGS.get(w, w)
+        words.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return words
+
+
+def _loose(name: str) -> str:
+    return "".join(loose_words(name))
+
+
 def _legends(name: str) -> bool:
     return "legends" in name.casefold()
 
@@ -76,15 +96,23 @@ def match_units(store, items: list[tuple[dict, dict]], source_name, report: Repo
         if rid not in taken:
             by_name.setdefault(folded_name(ours[rid]["name"]), []).append(ours[rid])
     renamed: dict[str, str] = {}
-    for rec, _prov in sorted(theirs, key=lambda rp: rp[0]["id"]):
-        if rec["id"] in ours:
-            continue
-        best = _best_candidate(rec, [c for c in by_name.get(folded_name(rec["name"]), ()) if c["id"] not in taken])
-        if best is not None:
-            taken.add(best["id"])
-            renamed[rec["id"]] = best["id"]
+    by_loose: dict[str, list[dict]] = {}
+    for rid in sorted(ours):
+        if rid not in taken:
+            by_loose.setdefault(_loose(ours[rid]["name"]), []).append(ours[rid])
+    # Exact folded names first, everywhere; only then the loose ones, so a loose match never
+    # takes a unit another record names exactly.
+    for index, key in ((by_name, folded_name), (by_loose, _loose)):
+        for rec, _prov in sorted(theirs, key=lambda rp: rp[0]["id"]):
+            if rec["id"] in ours or rec["id"] in renamed:
+                continue
+            best = _best_candidate(rec, [c for c in index.get(key(rec["name"]), ()) if c["id"] not in taken])
+            if best is not None:
+                taken.add(best["id"])
+                renamed[rec["id"]] = best["id"]
     both = {rid: rid for rid in taken} | renamed
-    weapon_ids = _weapon_renames(store, items, both)
+    detachments = {r["id"]: r["id"] for r, _p in items if r["kind"] == "detachment" and r["id"] in store.records}
+    weapon_ids = _part_renames(store, items, "weapon", both) | _part_renames(store, items, "enhancement", detachments)
     out = [(_renamed(rec, renamed, weapon_ids), prov) for rec, prov in items]
     _list_unmatched(ours, taken, theirs, renamed, source_name, report)
     return out
@@ -108,31 +136,91 @@ def _best_candidate(rec: dict, candidates: list[dict]) -> dict | None:
     return scored[0][2]
 
 
-def _weapon_renames(store, items, units: dict[str, str]) -> dict[str, str]:
-    """Weapons of a unit both sources give onto the store's weapon of the same folded name and type.
+def _part_renames(store, items, kind: str, units: dict[str, str]) -> dict[str, str]:
+    """Weapons of a unit both sources give (or enhancements of a detachment) onto the store's
+    record of the same folded name and type, under the parent `units` maps theirs to.
 
     A spelling variant ('The Sword of Asur', 'Sword of Asur') or a profile the other source
     orders differently (a ranged and a melee Triskele) must meet its own counterpart, not
-    whatever weapon happens to get the same id. A rename that would land on a weapon the
-    later source also has under that id, or two weapons on one, is not made.
+    whatever weapon happens to get the same id. What is left of the unit's weapons on both
+    sides after that is paired by spelling (:func:`paired`: 'Distensible jaw', 'Distendible
+    jaw'; 'Spiked wheels', 'Spiked wheel'), within one type. A rename that would land on a
+    weapon the later source also has under that id, or two weapons on one, is not made.
     """
-    ours: dict[tuple[str, str, str], str] = {}
+    wanted = set(units.values())
+    ours: dict[str, dict[tuple[str, str], str]] = {}
     for rid, r in store.records.items():
-        if r["kind"] == "weapon" and _datasheet_of(rid) in units.values():
-            ours.setdefault((_datasheet_of(rid), folded_name(r["name"]), r.get("type", "")), rid)
-    theirs = [r for r, _p in items if r["kind"] == "weapon"]
+        if r["kind"] == kind and _datasheet_of(rid) in wanted:
+            ours.setdefault(_datasheet_of(rid), {}).setdefault((folded_name(r["name"]), r.get("type", "")), rid)
+    theirs = [r for r, _p in items if r["kind"] == kind]
     out: dict[str, str] = {}
+    hit_ids: set[str] = set()
+    left: dict[tuple[str, str], dict[str, str]] = {}  # (unit, type) -> folded name -> their id
     for rec in theirs:
         unit = units.get(_datasheet_of(rec["id"]))
-        if unit is not None:
-            hit = ours.get((unit, folded_name(rec["name"]), rec.get("type", "")))
-            if hit is not None and hit != rec["id"]:
-                out[rec["id"]] = hit
+        if unit is None:
+            continue
+        hit = ours.get(unit, {}).get((folded_name(rec["name"]), rec.get("type", "")))
+        if hit is None:
+            left.setdefault((unit, rec.get("type", "")), {}).setdefault(folded_name(rec["name"]), rec["id"])
+            continue
+        hit_ids.add(hit)
+        if hit != rec["id"]:
+            out[rec["id"]] = hit
+    for (unit, wtype), names in sorted(left.items()):
+        free = {name: rid for (name, t), rid in ours.get(unit, {}).items() if t == wtype and rid not in hit_ids}
+        for mine, other in paired(sorted(names), sorted(free)).items():
+            out[names[mine]] = free[other]
     kept = {r["id"] for r in theirs if r["id"] not in out}
     targets: dict[str, int] = {}
     for hit in out.values():
         targets[hit] = targets.get(hit, 0) + 1
     return {k: v for k, v in out.items() if v not in kept and targets[v] == 1}
+
+
+# Two names this alike (difflib's ratio of their letters) are one name spelt two ways
+# ("Polychromatic Camoflage", "Distendible jaw"); below it, different things ("Master-crafted
+# boltgun", "Master-crafted bolt rifle": 0.81).
+SPELLING = 0.85
+
+
+def paired(ours: list[str], theirs: list[str]) -> dict[str, str]:
+    """Folded names of one source left over after exact matching, paired with the other's spelt alike.
+
+    Each pairs with the most alike name of the other side when that is at least `SPELLING`
+    alike (letters only), or when one is the other with words before or after it (the unit's
+    name: 'Novitiate autogun', 'autogun'; a profile's: 'Heavy plasma cannon - supercharge'
+    where the other source has one profile); one to one, best pairs first, ties broken by the names.
+    """
+    scored = []
+    for x in ours:
+        cx = x.replace(" ", "")
+        wx = loose_words(x)
+        matcher = difflib.SequenceMatcher(None, "", cx, autojunk=False)
+        for y in theirs:
+            cy = y.replace(" ", "")
+            if not cx or not cy:
+                continue
+            matcher.set_seq1(cy)
+            if matcher.real_quick_ratio() >= SPELLING and matcher.quick_ratio() >= SPELLING \
+                    and (r := matcher.ratio()) >= SPELLING:
+                scored.append((-r, x, y))
+            elif _affixed(wx, loose_words(y)):
+                scored.append((-SPELLING, x, y))
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for _r, x, y in sorted(scored):
+        if x not in out and y not in used:
+            out[x] = y
+            used.add(y)
+    return out
+
+
+def _affixed(a: list[str], b: list[str]) -> bool:
+    """One word list is the other with words before or after it."""
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    n = len(short)
+    return 0 < n < len(long_) and (long_[:n] == short or long_[-n:] == short)
 
 
 def _renamed(value, units: dict[str, str], exact: dict[str, str]):
