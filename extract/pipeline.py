@@ -25,6 +25,7 @@ from warscribe.schema.registry import record_errors
 from warscribe.schema.values import implausible
 from warscribe.extract.store import Store
 from warscribe.extract.manifest import Source, load_manifest, ranked
+from warscribe.extract.sources_merge import ranker
 from warscribe.extract.wahapedia import add_export, load_export
 
 READERS = {".txt": read_text, ".html": read_html}
@@ -113,14 +114,15 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
             title, passages = parse_extract(doc, report)
             linker.link_passages(doc, doc.meta.get("title") or title, passages)
     linker.link_keywords()
+    # Ranked sources first (by `rank`), the unranked after them in the manifest's order.
+    by_rank = sorted(listed, key=lambda src: src.entry.get("rank", 1001))
+    rank_of = ranker([battlescribe.cited_name(src.name) for src in by_rank])
     for n, export in enumerate(exports):
         progress("parse: Wahapedia export", n, len(exports))
-        add_export(store, export, report)
+        add_export(store, export, report, rank_of)
     if bsdata:
         # The whole game's data takes seconds here; the line must not stay on the last page.
         progress("parse: BattleScribe data", 0, 1)
-        # Ranked sources first (by `rank`), the unranked after them in the manifest's order.
-        by_rank = sorted(listed, key=lambda src: src.entry.get("rank", 1001))
         battlescribe.add_to_store(store, bsdata, by_rank, report)
     progress("link", 0, 1)
     records = store.finish()

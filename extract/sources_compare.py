@@ -24,8 +24,11 @@ from __future__ import annotations
 import functools
 import re
 
-from warscribe.extract.sources_merge import folded_name, loose_words, paired
+from dataclasses import dataclass, field
+
+from warscribe.extract.sources_merge import folded_name, loose_words, paired, source_of
 from warscribe.schema.abilities import parse_ability
+from warscribe.schema.diagnostics import Report
 
 # The fields compared between sources, per kind. Texts are not compared word for word:
 # scraped pages and BattleScribe word the same rule differently far too often.
@@ -184,3 +187,54 @@ def shown(kind: str, name: str, value) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "none"
     return "null" if value is None else str(value)
+
+
+@dataclass
+class Outcome:
+    """What :func:`merge_fields` did to one record: the compared fields that agree, those that
+    differ (field -> the value of the source not kept), and those one source filled in."""
+    agree: list[str] = field(default_factory=list)
+    differ: dict[str, object] = field(default_factory=dict)
+    filled: list[str] = field(default_factory=list)
+
+
+def cite(prov: dict) -> str:
+    where = f"{prov['file']}:{prov['first_line']}"
+    entry = prov.get("entry")
+    return f"{where} (entry {entry['id']})" if entry else where
+
+
+def merge_fields(existing: dict, record: dict, first: dict, prov: dict, ours_first: bool, report: Report,
+                 hosts: frozenset[str] = frozenset(), source_name=source_of) -> Outcome:
+    """`record` (a later source's sighting, at `prov`) met with `existing` (first seen at `first`), field by field.
+
+    For each compared field (`COMPARED`) both give, a real difference is a finding
+    ``source-disagreement`` with both values and places, and `existing` keeps the value of
+    the better-ranked source (`ours_first`: `record`'s). A field one source leaves empty is
+    no disagreement: `existing` takes the other's value.
+    """
+    out = Outcome()
+    kind = record["kind"]
+    for name in COMPARED.get(kind, ()):
+        if name not in record or name not in existing:
+            continue
+        if existing[name] in (None, [], "") or record[name] in (None, [], ""):
+            # One source does not give it (a page lists no enhancements): nothing to disagree on.
+            if existing[name] in (None, [], "") and record[name] not in (None, [], ""):
+                existing[name] = record[name]
+                out.filled.append(name)
+            continue
+        if same(kind, name, existing[name], record[name], existing.get("name", ""), hosts):
+            out.agree.append(name)
+            continue
+        kept, kept_prov, other, other_prov = ((record, prov, existing, first) if ours_first
+                                              else (existing, first, record, prov))
+        report.warning(other_prov["file"], other_prov["first_line"], "source-disagreement",
+                       f"{existing['id']}: {name} differs between {cite(kept_prov)} and {cite(other_prov)}; "
+                       f"the value of {source_name(kept_prov['file'])} (ranked first) is kept",
+                       expected=f"{shown(kind, name, kept[name])} [{cite(kept_prov)}]",
+                       found=f"{shown(kind, name, other[name])} [{cite(other_prov)}]")
+        out.differ[name] = other[name]
+        if ours_first:
+            existing[name] = record[name]
+    return out

@@ -45,6 +45,21 @@ def source_of(file: str) -> str:
     return file
 
 
+def ranker(names: list[str]):
+    """`rank_of(file)`: the place in `names` (sources as cited, best first) of the source a
+    provenance file belongs to (a page by its path, a table or catalogue by '<source>/<member>');
+    after all of them for a file of none."""
+    ranks = {name: i for i, name in reversed(list(enumerate(names)))}
+
+    def rank_of(file: str) -> int:
+        while file:
+            if file in ranks:
+                return ranks[file]
+            file = file.rpartition("/")[0]
+        return len(ranks)
+    return rank_of
+
+
 def folded_name(name: str) -> str:
     """A unit's or weapon's name as sources spell it alike: marks, case, punctuation, 'the ' and '➤' gone."""
     text = _MARKS.sub(" ", norm(name).replace("➤", " ")).casefold()

@@ -19,17 +19,11 @@ from typing import Callable
 
 from warscribe.schema import records
 from warscribe.schema.diagnostics import Report
-from warscribe.extract.sources_compare import COMPARED, host_keywords, same, shown
+from warscribe.extract.sources_compare import cite, host_keywords, merge_fields
 from warscribe.extract.sources_merge import match_units, note_agreement, source_of
 
 # Fields a BattleScribe record may add where another source lacks them.
 ADDED = ("models", "leader", "led_by", "bearers")
-
-
-def cite(prov: dict) -> str:
-    where = f"{prov['file']}:{prov['first_line']}"
-    entry = prov.get("entry")
-    return f"{where} (entry {entry['id']})" if entry else where
 
 
 def add_records(store, items: list[tuple[dict, list[dict]]], rank_of: Callable[[str], int], report: Report,
@@ -66,33 +60,10 @@ def add_records(store, items: list[tuple[dict, list[dict]]], rank_of: Callable[[
         if kind == "keyword":  # the datasheets carrying it: every source's
             existing["datasheets"] = sorted(set(existing["datasheets"]) | set(record["datasheets"]))
             existing["faction_keyword"] = existing["faction_keyword"] or record["faction_keyword"]
-        filled: list[str] = []
-        agree: list[str] = []
-        differ: dict[str, object] = {}  # field -> the value of the source not kept
-        for name in COMPARED.get(kind, ()):
-            if name not in record or name not in existing:
-                continue
-            if existing[name] in (None, [], "") or record[name] in (None, [], ""):
-                # One source does not give it (a page lists no enhancements): nothing to disagree on.
-                if existing[name] in (None, [], "") and record[name] not in (None, [], ""):
-                    existing[name] = record[name]
-                    filled.append(name)
-                continue
-            if same(kind, name, existing[name], record[name], existing.get("name", ""),
-                    hosts.get(existing.get("faction"), frozenset())):
-                agree.append(name)
-                continue
-            findings += 1
-            kept, kept_prov, other, other_prov = ((record, prov, existing, first) if ours_first
-                                                  else (existing, first, record, prov))
-            report.warning(other_prov["file"], other_prov["first_line"], "source-disagreement",
-                           f"{rid}: {name} differs between {cite(kept_prov)} and {cite(other_prov)}; "
-                           f"the value of {source_name(kept_prov['file'])} (ranked first) is kept",
-                           expected=f"{shown(kind, name, kept[name])} [{cite(kept_prov)}]",
-                           found=f"{shown(kind, name, other[name])} [{cite(other_prov)}]")
-            differ[name] = other[name]
-            if ours_first:
-                existing[name] = record[name]
+        outcome = merge_fields(existing, record, first, prov, ours_first, report,
+                               hosts.get(existing.get("faction"), frozenset()), source_name)
+        findings += len(outcome.differ)
+        filled, agree, differ = outcome.filled, outcome.agree, outcome.differ
         for k in ("leader", "led_by"):  # a list lost in scraping ("This unit can be led by:" and nothing)
             if k in existing and k in record and not existing[k]["units"] and record[k]["units"]:
                 existing[k] = dict(existing[k], units=record[k]["units"])

@@ -451,3 +451,43 @@ def test_site_page_and_datasheet_marks_show_both_values_escaped():
     assert "<strong>1 models: 80</strong>" in mark and "only here: &lt;script&gt;x" in mark
     assert "Sources disagree" not in datasheet_page.datasheet(
         Site(from_records(merged(wh, [])[0]), []), from_records(merged(wh, [])[0]).get("orks/warboss")).markdown()
+
+
+# -- a page and the Wahapedia export where they overlap: the same ranked merge ------------------
+
+def _page_and_export(tmp_path, page_rank: int, export_rank: int):
+    from warscribe.extract.pipeline import extract
+
+    page = "datasheet-grey-knights-paladin-squad.10e.txt"
+    archive = realdata.path("wahapedia-10e")
+    tmp_path.mkdir()
+    (tmp_path / page).write_bytes((realdata.ROOT / "sources" / page).read_bytes())
+    (tmp_path / archive.name).write_bytes(archive.read_bytes())
+    import hashlib
+    (tmp_path / "manifest.yaml").write_text(
+        "sources:\n"
+        f"  - {{file: {page}, original_name: {page}, ruleset: 10e, kind: datasheet-page, rank: {page_rank},\n"
+        f"     sha256: {hashlib.sha256((tmp_path / page).read_bytes()).hexdigest()}}}\n"
+        f"  - {{file: {archive.name}, original_name: {archive.name}, ruleset: 10e, kind: wahapedia-csv,\n"
+        f"     rank: {export_rank}, sha256: {hashlib.sha256(archive.read_bytes()).hexdigest()}}}\n", encoding="utf-8")
+    result = extract(tmp_path / "manifest.yaml")
+    return {r["id"]: r for r in result.records}, result.report
+
+
+@pytest.mark.slow
+def test_page_and_export_go_through_the_ranked_merge(tmp_path):
+    """The seed page of the Paladin Squad prices 4-10 models, the export 5 and 10: each rank
+    order keeps its first source's points, the other's entry says it differs, and only texts
+    are left to 'the first is kept'."""
+    for page_rank, export_rank, kept in ((2, 1, {5: 215, 10: 430}), (1, 2, {4: 180, 5: 225, 8: 360, 10: 450})):
+        records, report = _page_and_export(tmp_path / f"r{page_rank}", page_rank, export_rank)
+        squad = records["grey-knights/paladin-squad"]
+        assert {p["models"]: p["points"] for p in squad["points"]} == kept
+        loser = next(p for p in squad["source"] if "differs" in p)
+        assert ("wahapedia" in loser["file"]) == (export_rank == 2)
+        assert {"points", "composition"} <= set(loser["differs"]) and "keywords" in loser["agrees"]
+        codes = {d.code for d in report.warnings if "paladin-squad" in d.message}
+        assert "source-disagreement" in codes
+        fields = {d.found for d in report.warnings if d.code == "conflicting-duplicate" and
+                  d.message.startswith("grey-knights/paladin-squad ")}
+        assert not {"points", "keywords", "composition"} & {f for found in fields for f in found.split(", ")}
