@@ -125,6 +125,22 @@ def match_units(store, items: list[tuple[dict, dict]], source_name, report: Repo
             if best is not None:
                 taken.add(best["id"])
                 renamed[rec["id"]] = best["id"]
+    # Last, a name spelt two ways in one faction ("Vargard Obyron", "Varguard Obyron"): what is
+    # left of each faction on both sides, paired by spelling alone (not by added words: one
+    # "Soul Grinder" is not one of four god-specific ones).
+    left_ours: dict[str, dict[str, dict]] = {}
+    for rid in sorted(ours):
+        if rid not in taken:
+            left_ours.setdefault(folded_name(ours[rid]["faction"] or ""), {}).setdefault(folded_name(ours[rid]["name"]), ours[rid])
+    left_theirs: dict[str, dict[str, dict]] = {}
+    for rec, _prov in sorted(theirs, key=lambda rp: rp[0]["id"]):
+        if rec["id"] not in ours and rec["id"] not in renamed:
+            left_theirs.setdefault(folded_name(rec["faction"] or ""), {}).setdefault(folded_name(rec["name"]), rec)
+    for faction in sorted(set(left_ours) & set(left_theirs)):
+        mine, other = left_theirs[faction], left_ours[faction]
+        for name, hit in paired(sorted(mine), sorted(other), affixes=False).items():
+            taken.add(other[hit]["id"])
+            renamed[mine[name]["id"]] = other[hit]["id"]
     both = {rid: rid for rid in taken} | renamed
     detachments = {r["id"]: r["id"] for r, _p in items if r["kind"] == "detachment" and r["id"] in store.records}
     weapon_ids = _part_renames(store, items, "weapon", both) | _part_renames(store, items, "enhancement", detachments)
@@ -135,11 +151,11 @@ def match_units(store, items: list[tuple[dict, dict]], source_name, report: Repo
 
 def _best_candidate(rec: dict, candidates: list[dict]) -> dict | None:
     """The candidate sharing a faction keyword, preferring the same faction, then the same [Legends] mark."""
-    keys = {k.casefold() for k in rec.get("faction_keywords") or ()}
+    keys = {folded_name(k) for k in rec.get("faction_keywords") or ()}
     scored = []
     for cand in candidates:
-        shared = keys & {k.casefold() for k in cand.get("faction_keywords") or ()}
-        same_faction = cand["faction"] == rec["faction"]
+        shared = keys & {folded_name(k) for k in cand.get("faction_keywords") or ()}
+        same_faction = folded_name(cand["faction"] or "") == folded_name(rec["faction"] or "")
         if not shared and not same_faction:
             continue
         scored.append(((same_faction, _legends(cand["name"]) == _legends(rec["name"]), len(shared)), cand["id"], cand))
@@ -199,13 +215,14 @@ def _part_renames(store, items, kind: str, units: dict[str, str]) -> dict[str, s
 SPELLING = 0.85
 
 
-def paired(ours: list[str], theirs: list[str]) -> dict[str, str]:
+def paired(ours: list[str], theirs: list[str], affixes: bool = True) -> dict[str, str]:
     """Folded names of one source left over after exact matching, paired with the other's spelt alike.
 
     Each pairs with the most alike name of the other side when that is at least `SPELLING`
     alike (letters only), or when one is the other with words before or after it (the unit's
     name: 'Novitiate autogun', 'autogun'; a profile's: 'Heavy plasma cannon - supercharge'
-    where the other source has one profile); one to one, best pairs first, ties broken by the names.
+    where the other source has one profile; not with `affixes` False); one to one, best pairs
+    first, ties broken by the names.
     """
     scored = []
     for x in ours:
@@ -220,7 +237,7 @@ def paired(ours: list[str], theirs: list[str]) -> dict[str, str]:
             if matcher.real_quick_ratio() >= SPELLING and matcher.quick_ratio() >= SPELLING \
                     and (r := matcher.ratio()) >= SPELLING:
                 scored.append((-r, x, y))
-            elif _affixed(wx, loose_words(y)):
+            elif affixes and _affixed(wx, loose_words(y)):
                 scored.append((-SPELLING, x, y))
     out: dict[str, str] = {}
     used: set[str] = set()

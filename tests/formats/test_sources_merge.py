@@ -141,6 +141,78 @@ def test_ambiguous_and_unmatched_units_are_not_guessed_but_listed():
                          "space-marines/chaplain-2"]
 
 
+def test_units_spelt_two_ways_are_matched_once():
+    wh = [unit("chaos-space-marines/hell-blade-legends", "Hell Blade [Legends]", "Chaos Space Marines", ["HERETIC ASTARTES"]),
+          unit("tau-empire/piranhas", "Piranhas", "T’au Empire", ["T’AU EMPIRE"]),
+          unit("space-marines/ancient-in-terminator-armour", "Ancient In Terminator Armour", "Space Marines",
+               ["ADEPTUS ASTARTES"]),
+          unit("necrons/vargard-obyron-legends", "Vargard Obyron [Legends]", "Necrons", ["NECRONS"]),
+          unit("chaos-daemons/soul-grinder", "Soul Grinder", "Chaos Daemons", ["LEGIONES DAEMONICA"])]
+    theirs = [(unit("chaos-space-marines/hellblade-legends", "Hellblade [Legends]", "Chaos Space Marines",
+                    ["Heretic Astartes"]), prov(BS, 1)),
+              (unit("tau-empire/piranha", "Piranha", "T'au Empire", ["T'au Empire"]), prov(BS, 2)),
+              (unit("space-marines/ancient-in-terminator-armor", "Ancient in Terminator Armor", "Space Marines",
+                    ["Adeptus Astartes"]), prov(BS, 3)),
+              (unit("necrons/varguard-obyron-legends", "Varguard Obyron [Legends]", "Necrons", ["Necrons"]), prov(BS, 4)),
+              (unit("chaos-daemons/khorne-soul-grinder", "Khorne Soul Grinder", "Chaos Daemons", ["Legiones Daemonica"]),
+               prov(BS, 5))]
+    records, report = merged(wh, theirs)
+    got = by_id(records)
+    assert {"chaos-space-marines/hell-blade-legends", "tau-empire/piranhas", "space-marines/ancient-in-terminator-armour",
+            "necrons/vargard-obyron-legends"} <= set(got)
+    assert not {"chaos-space-marines/hellblade-legends", "tau-empire/piranha", "necrons/varguard-obyron-legends"} & set(got)
+    # One Soul Grinder is not one of the four god-specific ones: both listed, not guessed.
+    unmatched = sorted(d.message.split(" ")[0] for d in report.sorted() if d.code == "unmatched-unit")
+    assert unmatched == ["chaos-daemons/khorne-soul-grinder", "chaos-daemons/soul-grinder"]
+
+
+def test_notation_and_fields_one_source_lacks_are_no_disagreement():
+    wh = [unit("genestealer-cults/wyvern", "Wyvern", "Genestealer Cults", ["GENESTEALER CULTS", "ASTRA MILITARUM"],
+               keywords=["VEHICLE", "STARWEAVER", "SMOKE"],
+               weapons=["genestealer-cults/wyvern/distensible-jaw", "genestealer-cults/wyvern/autogun"],
+               abilities=[{"name": "Super-heavy Walker", "type": "faction", "text": "x"},
+                          {"name": "Deadly Demise D6", "type": "core", "text": "x"},
+                          {"name": "Polychromatic Camouflage", "type": "datasheet", "text": "x"},
+                          {"name": "Designer’s Note", "type": "datasheet", "text": "x"}]),
+          weapon("genestealer-cults/wyvern/distensible-jaw", "Distensible jaw"),
+          weapon("genestealer-cults/wyvern/autogun", "Autogun", type="ranged", range='24"')]
+    theirs = [(unit("genestealer-cults/wyvern", "Wyvern", "Genestealer Cults", ["Astra Militarum"],
+                    keywords=["Vehicle", "Star Weaver", "Smoke"],
+                    weapons=["genestealer-cults/wyvern/distendible-jaw", "genestealer-cults/wyvern/novitiate-autogun"],
+                    abilities=[{"name": "Super-Heavy Walker", "type": "core", "text": "x"},
+                               {"name": "Deadly Demise", "type": "core", "text": "x"},
+                               {"name": "Polychromatic Camoflage", "type": "datasheet", "text": "x"},
+                               {"name": "Wyvern", "type": "datasheet", "text": "transport capacity"},
+                               {"name": "Invunerable Save", "type": "datasheet", "text": "5+"},
+                               {"name": "Leader", "type": "core", "text": "x"}]), prov(BS, 1)),
+              (weapon("genestealer-cults/wyvern/distendible-jaw", "Distendible jaw"), prov(BS, 2)),
+              (weapon("genestealer-cults/wyvern/novitiate-autogun", "Novitiate autogun", type="ranged", range="24"),
+               prov(BS, 3))]
+    records, report = merged(wh, theirs)
+    got = by_id(records)
+    assert not [d for d in report.sorted() if d.code == "source-disagreement"], report.sorted()
+    bs_entry = next(p for p in got["genestealer-cults/wyvern"]["source"] if p["file"].startswith(BS))
+    assert {"keywords", "faction_keywords", "abilities", "weapons"} <= set(bs_entry["agrees"])
+    assert "genestealer-cults/wyvern/distendible-jaw" not in got and "genestealer-cults/wyvern/novitiate-autogun" not in got
+
+
+def test_real_differences_still_count():
+    wh = [unit("orks/warboss", "Warboss", "Orks", ["ORKS"], keywords=["INFANTRY", "CHARACTER"],
+               weapons=["orks/warboss/master-crafted-boltgun"],
+               abilities=[{"name": "Deadly Demise D6+2", "type": "core", "text": "x"}]),
+          weapon("orks/warboss/master-crafted-boltgun", "Master-crafted boltgun", type="ranged")]
+    bs_models = [{"name": "Warboss", "M": 6, "T": 4, "Sv": 2, "invulnerable": 5, "W": 6, "Ld": 6, "OC": 1}]
+    theirs = [(unit("orks/warboss", "Warboss", "Orks", ["ORKS", "GENESTEALER CULTS"], keywords=["INFANTRY"],
+                    weapons=["orks/warboss/master-crafted-bolt-rifle"], models=bs_models,
+                    abilities=[{"name": "Deadly Demise D6", "type": "core", "text": "x"}]), prov(BS, 1)),
+              (weapon("orks/warboss/master-crafted-bolt-rifle", "Master-crafted bolt rifle", type="ranged"), prov(BS, 2))]
+    records, _report = merged(wh, theirs)
+    entry = next(p for p in by_id(records)["orks/warboss"]["source"] if p["file"].startswith(BS))
+    # a keyword one source lacks, another army's faction keyword, an invulnerable save (4+ and 5+),
+    # an ability's parameter, a weapon in one source only
+    assert set(entry["differs"]) == {"keywords", "faction_keywords", "models", "abilities", "weapons"}
+
+
 def test_check_finds_groups_and_counts_the_disagreements():
     wh = [unit("orks/warboss", "Warboss", "Orks", ["ORKS"]), unit("orks/weirdboy", "Weirdboy", "Orks", ["ORKS"])]
     theirs = [(unit("orks/warboss", "Warboss", "Orks", ["ORKS"], points=[{"models": 1, "points": 80, "condition": None}],
