@@ -67,6 +67,8 @@ def same(kind: str, name: str, old, new, unit_name: str = "", hosts: frozenset[s
     """
     if name == "abilities" and kind == "datasheet":
         return _same_abilities(old, new, unit_name)
+    if name == "abilities":
+        return _same_weapon_abilities(old, new)
     if name == "faction_keywords":
         a, b = _keywords(old), _keywords(new)
         return a == b or (a ^ b) <= {_keyword(h) for h in hosts}
@@ -106,6 +108,33 @@ def comparable(kind: str, name: str, value):
     if isinstance(value, (str, int)) and not isinstance(value, bool):  # 2 and "2+" alike
         return plain(value)
     return value
+
+
+def _weapon_ability_key(ability: dict) -> tuple[str, str]:
+    """A weapon ability as compared: (id, its value); an ability a source writes without the
+    value it needs ("Sustained Hits" alone, kept as a custom one) is that ability, value unsaid ('')."""
+    if ability["id"] == "custom":
+        written = ability.get("name") or ability.get("text") or ""
+        parsed, problems = parse_ability(written + " 1")
+        if parsed is not None and not problems:
+            return parsed["id"], ""
+        return "custom", folded_name(written)
+    value = plain(ability.get("value", ""))
+    if ability.get("keyword"):
+        value = f"{ability['keyword'].casefold()} {ability.get('threshold', '')}"
+    return ability["id"], value
+
+
+def _same_weapon_abilities(old, new) -> bool:
+    """The same abilities, each with the same value where both write one."""
+    a, b = {}, {}
+    for side, value in ((a, old), (b, new)):
+        for ability in value:
+            key, said = _weapon_ability_key(ability)
+            side.setdefault(key, set()).add(said)
+    if set(a) != set(b):
+        return False
+    return all("" in a[k] or "" in b[k] or a[k] == b[k] for k in a)
 
 
 def _keyword(keyword: str) -> str:
