@@ -266,8 +266,8 @@ def _wahapedia_characteristics(archive) -> dict[str, set[tuple]]:
     return {n: v[0] for n, v in by_name.items() if len(v) == 1 or all(x == v[0] for x in v)}
 
 
-def _battlescribe_characteristics(archive) -> dict[str, set[tuple]]:
-    """Unit name -> the 'Unit' profiles of its entry, its sub-entries and what they link to, from the XML."""
+def _catalogues(archive) -> tuple[list, dict]:
+    """Every catalogue's and the game system's XML root, and their entries and profiles by id."""
     roots = []
     with tarfile.open(archive) as tar:
         for member in tar.getmembers():
@@ -278,6 +278,12 @@ def _battlescribe_characteristics(archive) -> dict[str, set[tuple]]:
         for element in root.iter():
             if element.get("id") and element.tag.endswith(("}profile", "}selectionEntry", "}selectionEntryGroup")):
                 by_id.setdefault(element.get("id"), element)
+    return roots, by_id
+
+
+def _battlescribe_characteristics(archive) -> dict[str, set[tuple]]:
+    """Unit name -> the 'Unit' profiles of its entry, its sub-entries and what they link to, from the XML."""
+    roots, by_id = _catalogues(archive)
 
     def profiles(element, seen) -> set[tuple] | None:
         """The unit's characteristic lines, each with the invulnerable save its entry's own
@@ -364,16 +370,7 @@ def _wahapedia_weapons(archive) -> dict[str, dict[str, tuple]]:
 def _battlescribe_weapons(archive) -> dict[str, dict[str, tuple]]:
     """Unit name -> weapon name -> its profile: the weapon profiles a unit's entry holds or links
     to, not hidden (units of one name once in the data)."""
-    roots = []
-    with tarfile.open(archive) as tar:
-        for member in tar.getmembers():
-            if member.name.endswith((".cat", ".gst")):
-                roots.append(ET.parse(tar.extractfile(member)).getroot())
-    by_id = {}
-    for root in roots:
-        for element in root.iter():
-            if element.get("id") and element.tag.endswith(("}profile", "}selectionEntry", "}selectionEntryGroup")):
-                by_id.setdefault(element.get("id"), element)
+    roots, by_id = _catalogues(archive)
 
     def modified(node) -> set[str]:
         """The fields the modifiers on `node` itself change (a characteristic's type id)."""
