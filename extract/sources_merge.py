@@ -5,9 +5,11 @@ unit differently often enough: Wahapedia files Azrael under Space Marines, Battl
 under its Dark Angels catalogue; one writes "[Legends]" where the other does not, or a
 curly apostrophe; a weapon is "The Sword of Asur" in one and "Sword of Asur" in the
 other. :func:`match_units` finds, for each datasheet of a later source with no record of
-its id in the store, the store's unit it is (same folded name, a shared faction keyword),
-and gives the later source's records the store's ids, so the merge compares them field
-by field. What neither side matches is listed (``unmatched-unit``).
+its id in the store, the store's unit it is (a shared faction keyword, and the same folded
+name; else the same name singular and unspaced, "Hell Blade" / "Hellblade"; else, within
+one faction, a name spelt two ways), and gives the later source's records the store's ids
+(their weapons and enhancements matched the same way), so the merge compares them field
+by field (``extract/sources_compare.py``). What neither side matches is listed (``unmatched-unit``).
 
 :func:`note_agreement` writes on a source's provenance entry which compared fields agree
 with the kept value (``agrees``) and which give another (``differs``, with that value).
