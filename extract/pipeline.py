@@ -114,15 +114,17 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
             title, passages = parse_extract(doc, report)
             linker.link_passages(doc, doc.meta.get("title") or title, passages)
     linker.link_keywords()
-    # Ranked sources first (by `rank`), the unranked after them in the manifest's order.
-    by_rank = sorted(listed, key=lambda src: src.entry.get("rank", 1001))
-    rank_of = ranker([battlescribe.cited_name(src.name) for src in by_rank])
+    # The export over the pages: a value of the better `rank` is kept; of two unranked
+    # sources the page's, whatever the manifest's order.
+    rank_of = ranker({battlescribe.cited_name(src.name): src.entry.get("rank", 1001) for src in listed})
     for n, export in enumerate(exports):
         progress("parse: Wahapedia export", n, len(exports))
         add_export(store, export, report, rank_of)
     if bsdata:
         # The whole game's data takes seconds here; the line must not stay on the last page.
         progress("parse: BattleScribe data", 0, 1)
+        # Ranked sources first (by `rank`), the unranked after them in the manifest's order.
+        by_rank = sorted(listed, key=lambda src: src.entry.get("rank", 1001))
         battlescribe.add_to_store(store, bsdata, by_rank, report)
     progress("link", 0, 1)
     records = store.finish()

@@ -47,18 +47,18 @@ def source_of(file: str) -> str:
     return file
 
 
-def ranker(names: list[str]):
-    """`rank_of(file)`: the place in `names` (sources as cited, best first) of the source a
-    provenance file belongs to (a page by its path, a table or catalogue by '<source>/<member>');
-    after all of them for a file of none."""
-    ranks = {name: i for i, name in reversed(list(enumerate(names)))}
+def ranker(ranks: dict[str, int]):
+    """`rank_of(file)`: the rank (`ranks`: source as cited -> its rank, lower first) of the
+    source a provenance file belongs to (a page by its path, a table or catalogue by
+    '<source>/<member>'); after all of them for a file of none."""
+    last = max(ranks.values(), default=0) + 1
 
     def rank_of(file: str) -> int:
         while file:
             if file in ranks:
                 return ranks[file]
             file = file.rpartition("/")[0]
-        return len(ranks)
+        return last
     return rank_of
 
 

@@ -103,7 +103,7 @@ def add_export(store, export: Export, report: Report, rank_of=None) -> None:
     print), and the export's provenance entry for them says ``fields: [...]``. A compared
     field both give (points, keywords, weapons' profiles: ``extract/sources_compare.py``)
     goes through the ranked merge: the better-ranked source's value is kept (`rank_of(file)`,
-    lower first; without it the store's), a real difference is a ``source-disagreement``
+    lower first; of equal ranks, or without it, the store's), a real difference is a ``source-disagreement``
     and the provenance entries say which fields agree and which differ. Any other field
     both give differently (a text worded otherwise) is reported and the first kept.
     """
