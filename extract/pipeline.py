@@ -25,6 +25,7 @@ from warscribe.schema.registry import record_errors
 from warscribe.schema.values import implausible
 from warscribe.extract.store import Store
 from warscribe.extract.manifest import Source, load_manifest, ranked
+from warscribe.extract.sources_merge import ranker
 from warscribe.extract.wahapedia import add_export, load_export
 
 READERS = {".txt": read_text, ".html": read_html}
@@ -113,9 +114,12 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
             title, passages = parse_extract(doc, report)
             linker.link_passages(doc, doc.meta.get("title") or title, passages)
     linker.link_keywords()
+    # The export over the pages: a value of the better `rank` is kept; of two unranked
+    # sources the page's, whatever the manifest's order.
+    rank_of = ranker({battlescribe.cited_name(src.name): src.entry.get("rank", 1001) for src in listed})
     for n, export in enumerate(exports):
         progress("parse: Wahapedia export", n, len(exports))
-        add_export(store, export, report)
+        add_export(store, export, report, rank_of)
     if bsdata:
         # The whole game's data takes seconds here; the line must not stay on the last page.
         progress("parse: BattleScribe data", 0, 1)

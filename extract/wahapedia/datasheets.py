@@ -389,7 +389,7 @@ class DatasheetRows(Rows):
         wids = weapon_ids(self.report, rows[0].file, ds_id, [(same, r.line) for r, _n, _k, same in named],
                           [kind for _r, _n, kind, _s in named]) if named else []
         for (r, name, kind, _same), wid in zip(named, wids):
-            abilities, problems = parse_ability_list(text(r["description"]))
+            abilities, problems = _weapon_abilities(text(r["description"]))
             for p in problems:
                 r.error(self.report, "weapon-ability", "description", p.message, expected="a known weapon ability",
                         found=p.text, level="warning")
@@ -424,3 +424,15 @@ def _marked(raw: str, column: str) -> tuple[str, str]:
     if column == "M" and "+" in raw:
         raw, marker = raw.replace("+", "").strip(), "+" + marker
     return raw, marker
+
+
+def _weapon_abilities(cell: str):
+    """A weapon's abilities from its description: a comma-separated list, or one whose
+    abilities the export parts with full stops ("HAZARDOUS. IGNORES COVER. PSYCHIC",
+    about 50 rows) when every part is a known ability; a sentence stays what it is."""
+    abilities, problems = parse_ability_list(cell)
+    if problems and ". " in cell:
+        parted, parted_problems = parse_ability_list(cell.replace(". ", ", "))
+        if not parted_problems:
+            return parted, parted_problems
+    return abilities, problems

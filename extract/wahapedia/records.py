@@ -8,6 +8,8 @@ from pathlib import Path
 from warscribe.extract.limits import Limits
 
 from warscribe.extract import provenance
+from warscribe.extract.sources_compare import COMPARED, merge_fields
+from warscribe.extract.sources_merge import note_agreement
 from warscribe.extract.wahapedia.abilities import AbilityRows
 from warscribe.extract.wahapedia.common import Sighting, text
 from warscribe.extract.wahapedia.datasheets import DatasheetRows
@@ -93,13 +95,17 @@ def _one_per_id(sightings: list[Sighting], report: Report) -> list[Sighting]:
     return unique
 
 
-def add_export(store, export: Export, report: Report) -> None:
+def add_export(store, export: Export, report: Report, rank_of=None) -> None:
     """Merge an export's records into the build's store.
 
-    A record the store lacks is added whole. A record it has keeps its fields; a field
-    it lacks (model characteristics, which text pages do not print) is added, and the
-    export's provenance entry for it says ``fields: [...]``. A field both give
-    differently is reported and the first kept.
+    A record the store lacks is added whole. A record it has (a datasheet page of the
+    same unit) gains the fields it lacks (model characteristics, which text pages do not
+    print), and the export's provenance entry for them says ``fields: [...]``. A compared
+    field both give (points, keywords, weapons' profiles: ``extract/sources_compare.py``)
+    goes through the ranked merge: the better-ranked source's value is kept (`rank_of(file)`,
+    lower first; of equal ranks, or without it, the store's), a real difference is a ``source-disagreement``
+    and the provenance entries say which fields agree and which differ. Any other field
+    both give differently (a text worded otherwise) is reported and the first kept.
     """
     for file in export.files:  # provenance lists the export's tables in the order they are read
         store.order.setdefault(file, len(store.order))
@@ -112,16 +118,23 @@ def add_export(store, export: Export, report: Report) -> None:
             store.records[rid] = rec
             continue
         unsaid = _NO_COLUMN.get(s.record["kind"], ())
+        if s.record["kind"] == "keyword":  # the datasheets carrying it: every source's
+            existing["datasheets"] = sorted(set(existing["datasheets"]) | set(s.record["datasheets"]))
+            unsaid = (*unsaid, "datasheets")
         added = [k for k in s.record if k not in existing and k not in unsaid]
+        compared = COMPARED.get(s.record["kind"], ())
         differing = sorted(k for k in s.record if k in existing and k not in ("source", "ruleset") and k not in unsaid
-                           and not _agrees(existing[k], s.record[k]))
+                           and k not in compared and not _agrees(existing[k], s.record[k]))
+        first = existing["source"][0]
+        row = s.rows[0]
         if differing:
-            first = existing["source"][0]
-            row = s.rows[0]
             report.warning(row.file, row.line, "conflicting-duplicate",
                            f"{rid} differs from its sighting at {first['file']}:{first['first_line']} in "
                            f"{', '.join(differing)}; the first is kept", expected="the same values",
                            found=", ".join(differing))
+        here = {"file": row.file, "first_line": row.line, "last_line": row.line, "ruleset": export.ruleset}
+        ours_first = rank_of is not None and rank_of(row.file) < rank_of(first["file"])
+        outcome = merge_fields(existing, s.record, first, here, ours_first, report)
         for k in added:
             existing[k] = s.record[k]
         existing["source"] = existing.pop("source")  # provenance stays the last field
@@ -133,6 +146,11 @@ def add_export(store, export: Export, report: Report) -> None:
         for fields, rows in s.parts:
             if set(fields) <= set(added):
                 entries += provenance.from_rows(rows, export.ruleset, fields)
+        if outcome.agree or outcome.differ:
+            if ours_first:  # the record's first source gave the values now replaced
+                existing["source"][0] = note_agreement(first, outcome.agree, outcome.differ)
+            else:
+                entries[0] = note_agreement(entries[0], outcome.agree, outcome.differ)
         store.add_provenance(existing, entries)
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from warscribe.checks.context import Context
-from warscribe.extract.battlescribe.merge import shown
+from warscribe.extract.sources_compare import shown
 from warscribe.extract.sources_merge import source_of
 from warscribe.schema.diagnostics import Diagnostic
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from warscribe.checks.sources import disagreements
-from warscribe.extract.battlescribe.merge import shown
+from warscribe.extract.sources_compare import shown
 from warscribe.schema.text import slugify
 from warscribe.sitegen import urls
 from warscribe.sitegen.markup import a, el, esc, table
