@@ -209,7 +209,8 @@ def test_progress_moves_through_every_stage_to_its_end(tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "Progress", Recording)
     assert build_module.run_build(ROOT / "sources" / "manifest.yaml", tmp_path / "out", quiet=True) == 0
     stages = list(dict.fromkeys(stage for stage, _, _ in seen))
-    assert stages == ["read", "parse", "link", "compile", "validate", "write", "site: pages", "site: mkdocs",
+    # The records are written while mkdocs builds the site (in its own process): after the pages.
+    assert stages == ["read", "parse", "link", "compile", "validate", "site: pages", "site: mkdocs", "write",
                       "manifest"]
     for stage in ("read", "parse", "validate", "write", "site: mkdocs"):
         last = [(d, t) for s, d, t in seen if s == stage][-1]

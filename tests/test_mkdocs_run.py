@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from warscribe.sitegen.generate import mkdocs_env
 from warscribe.sitegen.mkdocs_run import PROGRESS, build_site
@@ -37,3 +38,24 @@ def test_a_clean_build_reports_each_page_and_prints_nothing(tmp_path):
     status, output = build_site(config, mkdocs_env(), pages.append)
     assert status == 0 and output == ""  # not the informational lines ('other.md' is not in the nav ...)
     assert pages == [1, 2] and (tmp_path / "site" / "other" / "index.html").is_file()
+
+
+def test_work_done_meanwhile_runs_while_the_child_builds_and_its_failure_stops_the_child(tmp_path):
+    import os
+
+    import pytest
+
+    config = _project(tmp_path, "# Home\n[fine](other.md)\n")
+    seen = []
+    status, output = build_site(config, mkdocs_env(), meanwhile=lambda: seen.append(os.getpid()))
+    assert status == 0 and output == "" and seen == [os.getpid()]
+
+    def fail():
+        raise RuntimeError("the records could not be written")
+
+    with pytest.raises(RuntimeError, match="could not be written"):
+        build_site(config, mkdocs_env(), meanwhile=fail)
+    children = Path(f"/proc/{os.getpid()}/task")
+    running = [pid for task in children.glob("*/children") for pid in task.read_text().split()
+               if Path(f"/proc/{pid}/stat").exists() and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    assert running == []  # mkdocs was stopped with the exception, not left to finish

@@ -245,7 +245,6 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
         if not unreadable and not reasons:
             try:
                 with staged(out, notes, what="build") as stage:
-                    write_build(result, report, stage, progress)
                     records = None
                     if site or isinstance(before, tuple):
                         from warscribe.schema import bundle
@@ -254,11 +253,15 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
                     changes = _changes(before, records) if isinstance(before, tuple) else None
                     if site:
                         # Inside the stage: records and site move into place together. A site that fails
-                        # to build is reported, and the records are still written.
+                        # to build is reported, and the records are still written: while mkdocs builds
+                        # (its own process, on the other core), this one writes them.
                         from warscribe.sitegen import build as build_site
 
                         site_failed = build_site(records, report["diagnostics"], stage, quiet=not verbose,
-                                                 stream=site_log, progress=progress, ledger=changes) != 0
+                                                 stream=site_log, progress=progress, ledger=changes,
+                                                 meanwhile=lambda: write_build(result, report, stage, progress)) != 0
+                    else:
+                        write_build(result, report, stage, progress)
                     progress("manifest", 0, 1)
                     write_build_manifest(result, report, stage)
             except OutputError as exc:

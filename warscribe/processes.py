@@ -6,7 +6,8 @@ leave nothing behind however it ends: on return, on an exception, on Ctrl-C
 and every staging folder's cleanup runs), and when it is killed outright (SIGKILL).
 
 - The child runs in its own process group (``start_new_session``): the parent stops
-  the whole group, grandchildren included, on every exit path of :func:`run_child`.
+  the whole group, grandchildren included, on every exit path of :func:`run_child`
+  (and of :func:`started_child`, whose caller works while the child runs).
 - The child calls :func:`adopt` first thing: on Linux it asks the kernel to kill it
   when its parent dies (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), the one case where no
   code of the parent runs; elsewhere a watchdog thread notices the parent is gone.
@@ -77,19 +78,43 @@ def run_child(argv: list[str], env: dict | None = None, on_line: Callable[[str],
     is consumed (a progress report), the others are returned. However this function is
     left (an exception, Ctrl-C, :class:`Terminated`), the child's group is stopped first.
     """
+    with started_child(argv, env, on_line) as finish:
+        return finish()
+
+
+@contextlib.contextmanager
+def started_child(argv: list[str], env: dict | None = None,
+                  on_line: Callable[[str], bool] | None = None) -> Iterator[Callable[[], tuple[int, str]]]:
+    """`argv` started in its own process group, for the block to do other work while it runs.
+
+    The block gets `finish()`, which waits for the child and gives (exit status, what it
+    printed) as :func:`run_child` does; its output is read meanwhile by a thread (`on_line`
+    is called there). However the block is left, a child still running is stopped with its group.
+    """
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, encoding="utf-8", errors="backslashreplace", env=child_env(env),
                             start_new_session=True)
     kept: list[str] = []
-    try:
+
+    def read() -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             if on_line is None or not on_line(line):
                 kept.append(line)
+
+    reader = threading.Thread(target=read, name="warscribe-child-output", daemon=True)
+    reader.start()
+
+    def finish() -> tuple[int, str]:
+        reader.join()
         return proc.wait(), "".join(kept)
+
+    try:
+        yield finish
     finally:
         stop(proc)
-        if proc.stdout is not None:
+        reader.join(_STOP_GRACE)  # the group is gone, so its pipe is at its end
+        if proc.stdout is not None and not reader.is_alive():
             proc.stdout.close()
 
 

@@ -357,3 +357,56 @@ def test_damage_table_matches_a_hand_calculation():
     heights = [float(h) for h in re.findall(r'<rect [^>]*height="([\d.]+)"', chart((0.5, 0.5), "x", "y"))]
     full = [float(h) for h in re.findall(r'<rect [^>]*height="([\d.]+)"', chart((1.0, 0.0), "x", "y"))]
     assert heights[0] == pytest.approx(full[0] / 2, abs=0.1)
+
+
+def test_the_theme_navigation_reused_across_pages_is_byte_for_byte_what_the_theme_renders(tmp_path):
+    # hooks.ws_partial renders the theme's navigation and tabs once per set of page-relative links;
+    # the same site built with every partial rendered in full must be the same bytes.
+    from warscribe.sitegen.generate import mkdocs_env
+    from warscribe.sitegen.mkdocs_run import build_site
+
+    gen = generate(_bundle(_army()), [], tmp_path)
+    env = mkdocs_env()
+    assert build_site(gen.config, env) == (0, "")
+    reused = {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*.html")}
+    assert build_site(gen.config, dict(env, **{hooks._NO_CACHE: "1"})) == (0, "")
+    full = {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*.html")}
+    assert len(full) > 20 and reused == full
+    deep = full[next(p for p in full if len(p.parts) == 4)].decode()
+    assert 'class="md-tabs__link"' in deep and 'href="../../../factions/"' in deep  # links relative to the page
+
+
+def test_a_partial_is_rendered_once_per_set_of_links_and_in_full_on_a_page_of_the_navigation():
+    import jinja2
+
+    class Item:
+        def __init__(self, url, children=None):
+            self.url, self.children = url, children
+
+    home, factions = Item(""), Item("factions/")
+    nav = type("Nav", (), {"items": [home, factions], "pages": [home, factions]})()
+    env = jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ page.url }}|{% for i in nav.items %}{{ i.url | url }},{% endfor %}"}))
+    renders = []
+    env.filters["url"] = jinja2.pass_context(lambda context, u: renders.append(u) or f"{context['base']}{u}")
+    partials = hooks._Partials(env)
+    partials.enabled = True
+
+    class Page:
+        def __init__(self, url, base):
+            self.url, self.base = url, base
+
+    def render(page):
+        context = env.from_string("").new_context({"page": page, "nav": nav, "base": page.base, "base_url": page.base})
+        with pytest.MonkeyPatch.context() as mp:
+            import mkdocs.utils.templates as templates
+
+            mp.setattr(templates, "url_filter", lambda context, u: f"{context['base']}{u}")
+            return str(partials.render(context, "t"))
+
+    a, b, c = Page("x/a/", "../../"), Page("y/b/", "../../"), Page("z/", "../")
+    assert render(a) == "x/a/|../../,../../factions/,"
+    assert render(b) == render(a)  # the same links: the first page's rendering, reused (page.url shows it)
+    assert render(c) == "z/|../,../factions/,"
+    factions.base = "../"
+    assert render(factions) == "factions/|../,../factions/,"  # in the navigation: always its own rendering
+    assert len(partials.cache) == 2

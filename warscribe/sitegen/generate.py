@@ -129,11 +129,13 @@ def mkdocs_env() -> dict:
 
 
 def build(bundle: Bundle, diagnostics: list[dict], out: Path, quiet: bool = False, stream=None,
-          progress=None, ledger=None) -> int:
+          progress=None, ledger=None, meanwhile=None) -> int:
     """Generate the pages and run `mkdocs build --strict`; 0 when the site built.
 
     `quiet`: the unresolved references are counted, not listed. `progress(stage, done,
     total)` is told the pages rendered (mkdocs_run: a child that dies with this process).
+    `meanwhile()` runs here while mkdocs builds in its child (the build writes its records
+    then); an exception from it stops mkdocs and propagates.
     """
     from warscribe.sitegen.mkdocs_run import build_site
 
@@ -144,7 +146,8 @@ def build(bundle: Bundle, diagnostics: list[dict], out: Path, quiet: bool = Fals
         print(f"site: warning: unresolved {u.what} reference {u.text!r} on page /{u.page}", file=stream)
     progress("site: mkdocs", 0, gen.pages)
     status, output = build_site(gen.config, mkdocs_env(),
-                                lambda pages: progress("site: mkdocs", min(pages, gen.pages) - 1, gen.pages))
+                                lambda pages: progress("site: mkdocs", min(pages, gen.pages) - 1, gen.pages),
+                                meanwhile)
     if output.strip():
         print(output.strip(), file=stream)
     if status != 0:

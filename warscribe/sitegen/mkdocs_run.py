@@ -28,7 +28,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from warscribe.processes import adopt, run_child
+from warscribe.processes import adopt, started_child
 
 PROGRESS = "\x1ewarscribe-progress "  # a line of the child that is a progress report, not output
 _BUILDING_PAGE = "Building page "  # mkdocs' debug message for each page it renders
@@ -101,10 +101,13 @@ def _child_build(config_file: str) -> int:
     return 0
 
 
-def build_site(config: Path, env: dict, progress: Callable[[int], None] | None = None) -> tuple[int, str]:
+def build_site(config: Path, env: dict, progress: Callable[[int], None] | None = None,
+               meanwhile: Callable[[], None] | None = None) -> tuple[int, str]:
     """`mkdocs build --strict` of `config` in a child; (exit status, what it printed).
 
-    `progress(pages)` is told the number of pages rendered so far.
+    `progress(pages)` is told the number of pages rendered so far (from another thread).
+    `meanwhile()` runs in this process while the child builds (work that does not need the
+    site: on two cores it takes no time of its own); if it raises, the child is stopped.
     """
     def on_line(line: str) -> bool:
         if not line.startswith(PROGRESS):
@@ -114,7 +117,11 @@ def build_site(config: Path, env: dict, progress: Callable[[int], None] | None =
                 progress(int(line[len(PROGRESS):]))
         return True
 
-    return run_child([sys.executable, "-m", "warscribe.sitegen.mkdocs_run", "build", str(config)], env, on_line)
+    argv = [sys.executable, "-m", "warscribe.sitegen.mkdocs_run", "build", str(config)]
+    with started_child(argv, env, on_line) as finish:
+        if meanwhile is not None:
+            meanwhile()
+        return finish()
 
 
 def serve(config: Path, address: str, scratch: Path, verbose: bool = False, stream=None) -> None:

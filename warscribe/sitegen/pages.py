@@ -118,6 +118,12 @@ class Site:
         self._letters: dict[str, dict[str, list[tuple[str, str]]]] = {}
         self._navs: dict[tuple[str, str], str] = {}
         self._cached: dict[str, object] = {}
+        # Made for every link of every page (a datasheet lists a hundred stratagems or more, each
+        # with its tooltip): a record's URL and tooltip once per record, a stratagem's list item
+        # once per record and href (the datasheets of a faction share their hrefs to stratagems).
+        self._urls: dict[str, str] = {}
+        self._tips: dict[str, str] = {}
+        self._stratagem_items: dict[tuple[str, str], str] = {}
 
     def cache(self, key: str, make):
         """`make()`, once per site: for look-ups that page functions share."""
@@ -163,12 +169,19 @@ class Site:
 
     def url_of(self, rec: dict) -> str:
         """A record's page: weapons have one page per name (and ruleset), the others one per record."""
-        if rec["kind"] == "weapon":
-            return self.weapons.url(rec)
-        return urls.record_url(rec)
+        url = self._urls.get(rec["id"])
+        if url is None:
+            url = self._urls[rec["id"]] = self.weapons.url(rec) if rec["kind"] == "weapon" else urls.record_url(rec)
+        return url
+
+    def tip(self, rec: dict) -> str:
+        tip = self._tips.get(rec["id"])
+        if tip is None:
+            tip = self._tips[rec["id"]] = summary(rec)
+        return tip
 
     def ref(self, page: str, rec: dict, text: str | None = None, tip: bool = False) -> str:
-        return tip_link(self.href(page, self.url_of(rec)), text or rec["name"], summary(rec) if tip else None)
+        return tip_link(self.href(page, self.url_of(rec)), text or rec["name"], self.tip(rec) if tip else None)
 
     def faction_link(self, page: str, name: str) -> str:
         return a(self.href(page, urls.faction_url(name)), esc(name))
@@ -227,9 +240,13 @@ class Site:
     def stratagem_list(self, page: Page, strats: list[dict]) -> str:
         items = []
         for s in sorted(strats, key=lambda s: s["name"]):
-            cp = el("span", f"{s['cp']}CP", class_="ws-cp")
-            items.append(el("li", cp + " " + self.ref(page.url, s, tip=True)
-                            + (" — " + esc(s["category"]) if s.get("category") else "")))
+            href = self.href(page.url, self.url_of(s))
+            item = self._stratagem_items.get((s["id"], href))
+            if item is None:
+                cp = el("span", f"{s['cp']}CP", class_="ws-cp")
+                item = self._stratagem_items[(s["id"], href)] = el("li", cp + " " + tip_link(href, s["name"], self.tip(s))
+                                                                   + (" — " + esc(s["category"]) if s.get("category") else ""))
+            items.append(item)
         return el("ul", "".join(items), class_="ws-stratagems")
 
     def enhancement_list(self, page: Page, enh: list[dict]) -> str:
