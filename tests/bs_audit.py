@@ -500,6 +500,8 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
             continue  # linked without its value: for reference (an ability gives it for a phase)
         if base not in WEAPON_RULES and not base.startswith("anti-"):
             out.abilities.add(clean(name).casefold())
+    if out.leader:
+        out.abilities.add("leader")  # the Leader profile is the LEADER ability
     out.size, out.sizes = _size(data, target)
     pts = {c.get("id") for root in data.roots.values() for c in root.iter("costType") if c.get("name") == "pts"}
     out.points = _points(data, target, link, pts, out.size, out.sizes)

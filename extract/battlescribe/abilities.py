@@ -7,7 +7,8 @@ data's 'Invunerable Save' too). A Transport profile (whatever it is named: the d
 names it after the unit, 'Chaos Rhino', and now and then types it as an ability) is the
 datasheet's TRANSPORT box, not an ability.
 
-A core ability that is printed with a value (Feel No Pain 4+) but linked without one is
+A unit with a Leader profile has the core ability Leader, whether or not the data also links
+the rule (it does not for Azrael and 15 others). A core ability that is printed with a value (Feel No Pain 4+) but linked without one is
 linked for reference only: the unit's own ability text gives it under a condition.
 
 What the data shows only in another army or with a detachment chosen (Templar Vows on
@@ -23,6 +24,7 @@ from warscribe.extract.battlescribe.common import WEAPON_TYPES, plain
 from warscribe.extract.battlescribe.output import Output
 from warscribe.extract.battlescribe.rules import rule_record
 from warscribe.extract.battlescribe.walk import Model, Walk
+from warscribe.schema import ids
 from warscribe.schema.text import clean_name
 
 # Core abilities printed with their value (FEEL NO PAIN 4+, SCOUTS 6", DEADLY DEMISE D3, FIRING DECK 2):
@@ -94,6 +96,10 @@ def abilities(out: Output, walk: Walk, faction: str) -> tuple[list[dict], dict |
         if pname.endswith("(Psychic)"):
             item["psychic"] = True
         items.append(item)
+    if leaders and "leader" not in seen:
+        core = out.get(ids.core_ability(walk.unit.file.ruleset, "Leader"))
+        if core is not None:  # a Leader profile is the printed LEADER ability, linked to its rule or not
+            items.insert(0, {"name": "Leader", "type": "core", "text": None, "ref": core["id"]})
     return items, leader(leaders) if leaders else None, "\n".join(transport) or None
 
 

@@ -229,3 +229,12 @@ def test_class18_the_datas_misspelt_invulnerable_save_is_read(classes):
     rhino = by_id["classes/classes-rhino"]
     assert rhino["models"][0]["invulnerable"] == 5  # 'Invunerable Save'
     assert not [a for a in rhino["abilities"] if a["name"].startswith("Inv")]
+
+
+def test_class19_a_leader_profile_is_the_leader_ability_linked_or_not(classes):
+    _form, by_id, _p, _report = classes
+    captain = by_id["classes/captain-classes"]
+    # the data gives the list (a Leader profile) but links no Leader rule: the datasheet still has it
+    assert [a for a in captain["abilities"] if a["name"] == "Leader"] == [
+        {"name": "Leader", "type": "core", "text": None, "ref": "10e/abilities/leader"}]
+    assert "Leader" not in [a["name"] for a in by_id["classes/line-squad"]["abilities"]]

@@ -272,3 +272,10 @@ def test_issue27_weapons_of_one_profile_in_two_cases_and_misspelt_invulnerable_s
     deredeo = sheets07["chaos-space-marines/deredeo-dreadnought-legends"]
     assert deredeo["models"][0]["invulnerable"] == 5  # 'Invunerable Save' in the data
     assert not [a for a in deredeo["abilities"] if a["name"].startswith("Inv")]
+
+
+def test_issue27_every_unit_with_a_leader_list_has_the_leader_ability(sheets07):
+    # the data links no Leader rule on 16 datasheets that list whom they lead (Azrael, Ynnari Succubus)
+    assert "Leader" in [a["name"] for a in sheets07["dark-angels/azrael"]["abilities"]]
+    assert [k for k, ds in sheets07.items() if ds.get("leader") and "Leader" not in
+            [a["name"] for a in ds["abilities"]]] == []
