@@ -8,8 +8,9 @@ names it after the unit, 'Chaos Rhino', and now and then types it as an ability)
 datasheet's TRANSPORT box, not an ability.
 
 A unit with a Leader profile has the core ability Leader, whether or not the data also links
-the rule (it does not for Azrael and 15 others). A core ability that is printed with a value (Feel No Pain 4+) but linked without one is
-linked for reference only: the unit's own ability text gives it under a condition.
+the rule (it does not for Azrael and 15 others). A core ability that is printed with a value
+(Feel No Pain 4+) but linked without one is linked for reference only: the unit's own
+ability text gives it under a condition.
 
 What the data shows only in another army or with a detachment chosen (Templar Vows on
 a Space Marines unit shown only in a Black Templars army) was left out by the walk and is
