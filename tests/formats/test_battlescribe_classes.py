@@ -238,3 +238,13 @@ def test_class19_a_leader_profile_is_the_leader_ability_linked_or_not(classes):
     assert [a for a in captain["abilities"] if a["name"] == "Leader"] == [
         {"name": "Leader", "type": "core", "text": None, "ref": "10e/abilities/leader"}]
     assert "Leader" not in [a["name"] for a in by_id["classes/line-squad"]["abilities"]]
+
+
+def test_class20_a_group_name_that_heads_or_lists_lines_is_not_a_models_name(classes):
+    _form, by_id, _p, _report = classes
+    # '5-10 Aspect Warriors and 1 Exarch': the Exarch is a line of its own, the rest Aspect Warriors
+    assert by_id["classes/aspect-squad"]["composition"] == [{"name": "Aspect Exarch", "min": 1, "max": 1},
+                                                            {"name": "Aspect Warriors", "min": 4, "max": 9}]
+    # 'Squad Members' heads Kill Marines (with or without a plasma gun): the line is theirs
+    assert by_id["classes/kill-squad"]["composition"] == [{"name": "Kill Marine", "min": 5, "max": 5}]
+    assert by_id["classes/kill-squad"]["wargear_options"][0]["text"].startswith("Kill Marine: each of the 5 models")
