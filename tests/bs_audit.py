@@ -7,7 +7,7 @@ keywords (the categories of the unit, its link and its models), the models with 
 characteristics and invulnerable saves, every weapon profile (with the modifiers that
 say 'BS 2+ when the bearer is a Captain'), the abilities (without what only another army
 or a chosen detachment shows), the leader list, the unit's size and its points at each
-size. Each field of each sampled datasheet that differs from the build is an error.
+size, and its transport capacity. Each field of each sampled datasheet that differs from the build is an error.
 
 Run by tests/formats/test_battlescribe_audit.py on the 10e snapshot; as a script it
 audits any build folder, which is how the error rate of another version is measured:
@@ -36,6 +36,7 @@ BOOKKEEPING = re.compile(r"crusade|enhancement|warlord|battle honour|battle scar
 WEAPON_RULES = {"lethal hits", "sustained hits", "devastating wounds", "anti", "assault", "heavy", "rapid fire",
                 "torrent", "twin-linked", "pistol", "melta", "blast", "precision", "ignores cover", "lance",
                 "hazardous", "indirect fire", "extra attacks", "one shot", "psychic", "conversion"}
+VALUED_CORE = {"feel no pain", "scouts", "deadly demise", "firing deck"}  # printed with a value: 'Feel No Pain 4+'
 
 
 def clean(text: str) -> str:
@@ -67,6 +68,12 @@ class Data:
                                                 "infoGroup", "categoryEntry") and el.get("id") not in self.by_id:
                     self.by_id[el.get("id")] = (el, name)
         self.catalogues = {root.get("id"): name for name, root in self.roots.items()}
+        self.pts = {c.get("id") for root in self.roots.values() for c in root.iter("costType") if c.get("name") == "pts"}
+        # The detachments: what a roster chooses for the whole army, never an ancestor of a unit.
+        self.detachments = {e.get(k) for root in self.roots.values() for g in root.iter("selectionEntryGroup")
+                            if g.get("name", "").strip().lower() in ("detachment", "detachments", "detachment choice")
+                            for lst in ("selectionEntries", "entryLinks") for e in kids(g, lst, lst[:-3] + "y")
+                            for k in ("id", "targetId") if e.get(k)}
 
     def target(self, link: ET.Element) -> ET.Element | None:
         hit = self.by_id.get(link.get("targetId", ""))
@@ -107,6 +114,7 @@ class Expected:
     weapons: set[tuple] = field(default_factory=set)
     abilities: set[str] = field(default_factory=set)
     leader: set[str] = field(default_factory=set)
+    transport: set[str] = field(default_factory=set)  # the Transport profiles' texts
     size: tuple[int, int] = (1, 1)
     sizes: list | None = None  # (choices taken, unit size) where the player picks the unit's size
     points: list[tuple[int, int]] | None = None  # None: the audit does not judge this unit's price
@@ -167,13 +175,16 @@ class Unit:
         if c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") and child is not None \
                 and child[0].tag == "categoryEntry":
             return (c.get("childId") in ancestors) == (c.get("type") == "instanceOf")
+        if c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") \
+                and c.get("childId") in self.data.detachments:
+            return c.get("type") == "notInstanceOf"  # no unit is inside its army's detachment
         if c.get("scope") == "primary-catalogue":
             hit = c.get("childId") == self.army.get("id")
             return hit if c.get("type") == "instanceOf" else not hit if c.get("type") == "notInstanceOf" else None
         if c.get("scope") in ("roster", "force") and c.get("field") == "selections" and choice:
             return None
-        if c.get("scope") in ("roster", "force") and c.get("field") == "selections" and c.get("type") == "lessThan" \
-                and c.get("value") == "1" and c.get("childId") in self.data.by_id \
+        if c.get("scope") in ("roster", "force") and c.get("field") == "selections" \
+                and (c.get("type"), c.get("value")) in (("lessThan", "1"), ("equalTo", "0")) and c.get("childId") in self.data.by_id \
                 and self.data.by_id[c.get("childId")][0].get("type") == "upgrade":
             return True  # a detachment (or another choice of the roster) not made
         if c.get("field") == "forces" and c.get("type") == "lessThan":
@@ -419,6 +430,12 @@ def _leader_units(text: str) -> set[str]:
     return units
 
 
+def _allied_budget(cat: ET.Element, data: Data) -> bool:
+    """'Harlequin Allies', 'Allied Units': a limit on allies' points, not a printed keyword."""
+    return re.search(r"\ballie[sd]\b", cat.get("name", ""), re.I) is not None and \
+        any(c.get("field") in data.pts for c in cat.iter("constraint"))
+
+
 def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
     army = data.roots[army_name]
     target = data.target(link)
@@ -433,7 +450,7 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
     for el in [target, link] + unit.models:
         for c in kids(el, "categoryLinks", "categoryLink"):
             cat = data.by_id.get(c.get("targetId") or "")
-            if cat is not None and cat[0].get("hidden") == "true":
+            if cat is not None and (cat[0].get("hidden") == "true" or _allied_budget(cat[0], data)):
                 continue
             name = c.get("name", "")
             if name.startswith("Faction: "):
@@ -444,7 +461,7 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
     for p, _anc, owner in unit.profiles:
         name = (p.get("name") or "").lower()
         text = " ".join(_chars(p).values())
-        if p.get("typeName") == "Abilities" and name.startswith("invulnerable save") and owner != "wargear":
+        if p.get("typeName") == "Abilities" and re.match(r"invul?nerable save", name) and owner != "wargear":
             m = re.search(r"(\d)\+", p.get("name", "")) or re.search(r"(\d)\+\s*invulnerable", text, re.I) \
                 or re.search(r"invulnerable save of (\d)\+", text, re.I) or re.fullmatch(r"\s*(\d)\+\s*", text)
             if m:
@@ -468,14 +485,23 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
                              c.get("D", "").upper()))
         elif kind == "Abilities" and (p.get("name") or "") == "Leader":
             out.leader |= _leader_units(" \n".join(_chars(p).values()))
+        elif kind == "Transport" or (kind == "Abilities" and clean(p.get("name") or "").lower() == "transport") or (
+                kind == "Abilities" and clean(p.get("name") or "").casefold() == clean(target.get("name", "")).casefold()
+                and " ".join(_chars(p).values()).lower().startswith("this model has a transport capacity")):
+            if " ".join(_chars(p).values()).strip():
+                out.transport.add(clean(" ".join(_chars(p).values())))
         elif kind in ("Abilities", "Transport") or kind not in ("Unit",):
             name = re.sub(r"\s*\(psychic\)\s*$", "", clean(p.get("name") or ""), flags=re.I).casefold()
-            if name and not name.startswith("invulnerable save") and " ".join(_chars(p).values()).strip():
+            if name and not re.match(r"invul?nerable save", name) and " ".join(_chars(p).values()).strip():
                 out.abilities.add(name)
     for name in unit.rules:
         base = re.sub(r"[\s\-]*(x|\d+\+?)$", "", name.strip(), flags=re.I).casefold()
+        if clean(name).casefold() in VALUED_CORE:
+            continue  # linked without its value: for reference (an ability gives it for a phase)
         if base not in WEAPON_RULES and not base.startswith("anti-"):
             out.abilities.add(clean(name).casefold())
+    if out.leader:
+        out.abilities.add("leader")  # the Leader profile is the LEADER ability
     out.size, out.sizes = _size(data, target)
     pts = {c.get("id") for root in data.roots.values() for c in root.iter("costType") if c.get("name") == "pts"}
     out.points = _points(data, target, link, pts, out.size, out.sizes)
@@ -544,6 +570,11 @@ def audit(build: Path, archive: Path, n: int = SAMPLE) -> tuple[int, dict[str, l
         leader = {u.casefold() for u in (ds.get("leader") or {}).get("units", [])}
         if leader != e.leader:
             wrong.append(f"leader {sorted(leader)} != {sorted(e.leader)}")
+        def words(text: str) -> list[str]:  # the profiles in any order, markup (^^, **) and case aside
+            return sorted(clean(re.sub(r"[\^*]", "", text)).casefold().split())
+        transport = words(ds.get("transport") or "")
+        if transport != words(" ".join(e.transport)):
+            wrong.append(f"transport {ds.get('transport')!r} != {sorted(e.transport)}")
         size = (sum(c["min"] for c in ds["composition"]), sum(c["max"] for c in ds["composition"]))
         if size != e.size:
             wrong.append(f"unit size {size} != {e.size}")

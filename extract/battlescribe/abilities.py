@@ -2,7 +2,15 @@
 and its ability profiles (datasheet and wargear abilities, as text), with the profiles
 that are not abilities but say something of the unit: Leader (every one of them: a
 character may have two) and Invulnerable Save (per model kind: the model's own, else
-the unit's; 'Invulnerable save' in any case, the number from the name or the text).
+the unit's; 'Invulnerable save' in any case, the number from the name or the text, the
+data's 'Invunerable Save' too). A Transport profile (whatever it is named: the data often
+names it after the unit, 'Chaos Rhino', and now and then types it as an ability) is the
+datasheet's TRANSPORT box, not an ability.
+
+A unit with a Leader profile has the core ability Leader, whether or not the data also links
+the rule (it does not for Azrael and 15 others). A core ability that is printed with a value
+(Feel No Pain 4+) but linked without one is linked for reference only: the unit's own
+ability text gives it under a condition.
 
 What the data shows only in another army or with a detachment chosen (Templar Vows on
 a Space Marines unit shown only in a Black Templars army) was left out by the walk and is
@@ -17,11 +25,17 @@ from warscribe.extract.battlescribe.common import WEAPON_TYPES, plain
 from warscribe.extract.battlescribe.output import Output
 from warscribe.extract.battlescribe.rules import rule_record
 from warscribe.extract.battlescribe.walk import Model, Walk
+from warscribe.schema import ids
 from warscribe.schema.text import clean_name
 
+# Core abilities printed with their value (FEEL NO PAIN 4+, SCOUTS 6", DEADLY DEMISE D3, FIRING DECK 2):
+# linked without one, the data links the rule for reference (a datasheet ability gives it 'until the
+# end of the phase'), and it is not the unit's own.
+_VALUED_CORE = ("feel no pain", "scouts", "deadly demise", "firing deck")
 # A list item; a line starting with one '*' is a footnote ('* This model cannot be attached to ...').
 _BULLET = re.compile(r"^\s*(?:[-■•●▪]|\d+\.)\s*")
-_INVULNERABLE = re.compile(r"^invulnerable save", re.I)
+_CAPACITY = re.compile(r"this model has a transport capacity", re.I)
+_INVULNERABLE = re.compile(r"^invul?nerable save", re.I)
 _INV_NUMBER = re.compile(r"(\d)\+\s*\**\s*\)?\s*(?:invulnerable save)?", re.I)
 # What makes an invulnerable save more than a number: a condition, a limit.
 _INV_CONDITION = re.compile(r"\bagainst\b|\bcannot\b|\bwhile\b|\bonly\b|\bfirst time\b|\*", re.I)
@@ -33,16 +47,19 @@ def ability_text(profile: dict) -> str:
     return "\n".join(v if len(chars) == 1 else f"{k}: {v}" for k, v in chars if v)
 
 
-def abilities(out: Output, walk: Walk, faction: str) -> tuple[list[dict], dict | None]:
-    """The unit's abilities and its leader list (or None)."""
+def abilities(out: Output, walk: Walk, faction: str) -> tuple[list[dict], dict | None, str | None]:
+    """The unit's abilities, its leader list and its transport capacity (each or None)."""
     items: list[dict] = []
     seen: set[str] = set()
     leaders: list[str] = []
+    transport: list[str] = []
     for shown, target, _owner, _context in walk.rules:
         if not shown or shown.lower() in seen:
             continue
-        seen.add(shown.lower())
         core = target.file.kind == "gameSystem"
+        if core and shown.strip().casefold() in _VALUED_CORE:
+            continue  # its value, if the unit has it always, is a profile of the same name ('Scouts': 9")
+        seen.add(shown.lower())
         record = rule_record(out, target.file, target.obj, None if core else faction)
         if record is None:
             continue
@@ -63,6 +80,10 @@ def abilities(out: Output, walk: Walk, faction: str) -> tuple[list[dict], dict |
                          f"profile type {type_name!r} is not a known one; its profiles are kept as ability text",
                          expected="Unit, Ranged Weapons, Melee Weapons, Abilities or Transport", found=type_name)
         text = ability_text(profile)
+        if type_name == "Transport" or (type_name == "Abilities" and _transport_box(pname, text, walk)):
+            if text and text not in transport:
+                transport.append(text)
+            continue
         if pname == "Leader" and type_name == "Abilities":
             leaders.append(text)
             continue
@@ -76,7 +97,18 @@ def abilities(out: Output, walk: Walk, faction: str) -> tuple[list[dict], dict |
         if pname.endswith("(Psychic)"):
             item["psychic"] = True
         items.append(item)
-    return items, leader(leaders) if leaders else None
+    if leaders and "leader" not in seen:
+        core = out.get(ids.core_ability(walk.unit.file.ruleset, "Leader"))
+        if core is not None:  # a Leader profile is the printed LEADER ability, linked to its rule or not
+            items.insert(0, {"name": "Leader", "type": "core", "text": None, "ref": core["id"]})
+    return items, leader(leaders) if leaders else None, "\n".join(transport) or None
+
+
+def _transport_box(name: str, text: str, walk: Walk) -> bool:
+    """An Abilities profile that is the TRANSPORT box: named so, or named after the unit and saying
+    what it carries (the data types Land Raider Banisher's so)."""
+    return name.lower() == "transport" or (name.casefold() == clean_name(walk.unit.name).casefold()
+                                           and _CAPACITY.match(text) is not None)
 
 
 def invulnerable(name: str, text: str) -> tuple[int, str | None] | None:

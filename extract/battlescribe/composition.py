@@ -36,6 +36,9 @@ from warscribe.extract.battlescribe.walk import Choice, Model, Walk
 from warscribe.schema.text import clean_name
 
 _COUNT_PREFIX = re.compile(r"^\s*\d+(?:\s*-\s*\d+)?\s+")
+_AND = re.compile(r"\s+and\s+|\s*,\s*")
+# Group names that head a unit's models rather than name them.
+_HEADINGS = {"unit composition", "squad members", "models", "squad", "unit"}
 _W_SUFFIX = re.compile(r"\s+w/\s.*$")  # 'Jakhal w/ mauler chainblade': a Jakhal with other wargear
 MAX_SIZES = 200  # unit sizes priced one by one
 MAX_GRID = 64  # combinations of line sizes priced where the price depends on more than the size
@@ -262,13 +265,28 @@ def _group_lines(walk: Walk, grp, members: list[Model], counts: Counts | None = 
         if hi is None:
             hi = max(lo, 1)
         single = len({_kind(walk, m) for m in rest}) == 1 and len(rest) == 1
-        name = rest[0].name if single and ghi is None else _group_name(grp, rest)
+        name = rest[0].name if single and ghi is None else _group_name(grp, rest, fixed)
         out.append(Line(name, max(lo, 0), max(hi, lo), _main_first(grp, rest)))
     return out
 
 
-def _group_name(grp, variants: list[Model]) -> str:
-    return _COUNT_PREFIX.sub("", clean_name(str(grp.obj.get("name", "")))) or variants[0].name
+def _group_name(grp, variants: list[Model], fixed: list[Line] = ()) -> str:
+    """The name of a group's line of variants: the group's, without its count ('4-9 Intercessors').
+    A name that is a heading, not models ('Unit Composition', 'Squad Members'), gives way to the
+    variants' name where they share one (Deathwing Terminator w/ ...); one naming the lines beside it too ('Dark Reapers and 1 Exarch', 'Klaivex and
+    4-9 Incubi') keeps the part that is not a fixed line's (one model, or a fixed line's name)."""
+    name = _COUNT_PREFIX.sub("", clean_name(str(grp.obj.get("name", ""))))
+    if not name or name.casefold() in _HEADINGS:
+        main = _W_SUFFIX.sub("", _main_first(grp, variants)[0].name)
+        if not name or all(_W_SUFFIX.sub("", v.name) == main for v in variants):
+            return main  # else the models are of several names (Company Heroes): the heading stays
+    if fixed:
+        fixed_names = {ln.name.casefold() for ln in fixed}
+        parts = [p for p in _AND.split(name) if p.strip()]
+        rest = [p for p in parts if not re.match(r"^\s*1\s", p) and _COUNT_PREFIX.sub("", p).casefold() not in fixed_names]
+        if len(parts) > 1 and len(rest) == 1:
+            return _COUNT_PREFIX.sub("", rest[0]).strip()
+    return name
 
 
 def _main_first(grp, variants: list[Model]) -> list[Model]:

@@ -77,11 +77,12 @@ def datasheet(out: Output, offer: Offer) -> None:
     keywords, faction_keywords = _keywords(out, walk, offer)
     ways = composition.fieldings(walk)
     lines = composition.lines(walk, ways)
-    unit_abilities, leader = abilities(out, walk, faction)
+    unit_abilities, leader, transport = abilities(out, walk, faction)
     record = records.datasheet(
         id=ds_id, name=name, ruleset=data.ruleset, faction=faction, keywords=keywords,
         faction_keywords=faction_keywords, composition=[ln.as_record() for ln in lines],
         points=composition.points(out, walk, ways, walk.unit.scope), abilities=unit_abilities,
+        transport=transport or records.OMIT,
         weapons=weapons(out, walk, ds_id, data.ruleset), wargear_options=options(walk, lines),
         leader=leader or records.OMIT, models=_models(out, walk))
     also = []
@@ -140,8 +141,8 @@ def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[st
         if c.get("$removed") or str(c.get("targetId")) in removed:
             continue
         target = out.index.find(f, str(c.get("targetId")), ("categoryEntry",)) if c.get("targetId") else None
-        if target is not None and flag(target.obj.get("hidden")):
-            continue  # a bookkeeping category the data hides
+        if target is not None and (flag(target.obj.get("hidden")) or _allied_budget(out, target.obj)):
+            continue  # a bookkeeping category: the data hides it, or it counts allies' points
         cname = clean_name(str(c.get("name") or (target.obj.get("name") if target else "")))
         word = (cname[9:] if cname.startswith("Faction: ") else cname).upper()
         if not _KEYWORD.match(word):
@@ -153,6 +154,18 @@ def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[st
             into.append(word)
             out.categories.setdefault((f.ruleset, word), []).append((f, c, cname.startswith("Faction: ")))
     return keywords, faction_keywords
+
+
+_ALLIED = re.compile(r"\ballie[sd]\b", re.I)
+
+
+def _allied_budget(out: Output, category: dict) -> bool:
+    """Whether a category is an allied contingent's points budget ('Harlequin Allies', 'Allied Units':
+    at most 500 points of them in an army), which no datasheet prints; a faction's own budget
+    category ('Faction: Drukhari' among Aeldari) and a real keyword with a budget ('Damned') are kept
+    by the name's test."""
+    return bool(_ALLIED.search(str(category.get("name", "")))) and any(
+        isinstance(c, dict) and str(c.get("field")) in out.pts for c in category.get("constraints") or [])
 
 
 def _modified_categories(out: Output, obj: dict, data: DataFile, scope: Scope) -> list[tuple[dict, DataFile]]:

@@ -71,6 +71,19 @@ def _is_detachment_group(g: dict) -> bool:
     return clean_name(str(g.get("name", ""))).lower() in DETACHMENT_GROUPS
 
 
+def army_choices(out: Output) -> frozenset[str]:
+    """The ids of every entry of a detachment choice group (the entries and the links to them)."""
+    found: set[str] = set()
+    for data in out.index.files:
+        for what, g in data.defs.values():
+            if what != "selectionEntryGroup" or not _is_detachment_group(g):
+                continue
+            for d in (g.get("selectionEntries") or []) + (g.get("entryLinks") or []):
+                if isinstance(d, dict):
+                    found |= {str(d[k]) for k in ("id", "targetId") if d.get(k)}
+    return frozenset(found)
+
+
 def find_detachments(out: Output, armies: Armies) -> list[Detachment]:
     """Every detachment, with the armies it is the detachment of."""
     found: dict[int, Detachment] = {}

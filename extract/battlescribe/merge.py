@@ -23,7 +23,7 @@ from warscribe.extract.sources_compare import cite, host_keywords, merge_fields
 from warscribe.extract.sources_merge import match_units, note_agreement, source_of
 
 # Fields a BattleScribe record may add where another source lacks them.
-ADDED = ("models", "leader", "led_by", "bearers")
+ADDED = ("models", "leader", "led_by", "transport", "bearers")
 
 
 def add_records(store, items: list[tuple[dict, list[dict]]], rank_of: Callable[[str], int], report: Report,

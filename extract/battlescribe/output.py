@@ -44,6 +44,9 @@ class Output:
         self.pts: set[str] = set()  # the ids of the points cost types
         self.bearers: list = []  # datasheets that link enhancement groups (datasheets.Bearer)
         self.hidden_rules: list[tuple[str, str, DataFile, tuple[dict, ...]]] = []  # what armies hide, for detachments
+        # Entries chosen for the whole army, not for a unit (each detachment): set by the reader
+        # before any datasheet is read (:func:`.detachments.army_choices`).
+        self.army_choices: frozenset[str] = frozenset()
         self._warned: set[tuple] = set()
         self._groups: dict[tuple[str, str], _Group] = {}
         for f in index.files:
@@ -76,7 +79,11 @@ class Output:
         return False
 
     def is_choice(self, key: str) -> bool:
-        """Whether `key` names an entry a player may choose for a unit (an upgrade), not a category or a unit."""
+        """Whether `key` names an entry a player may choose for a unit (an upgrade), not a category, a unit
+        or a choice for the whole army: a unit is never 'an instance of' its army's detachment, so a rule
+        the data hides unless the detachment is chosen or the unit is inside it is hidden on datasheets."""
+        if key in self.army_choices:
+            return False
         hit = self.index.anywhere.get(key)
         return hit is not None and hit[0] == "selectionEntry" and hit[1].get("type") == "upgrade"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from warscribe.extract.battlescribe.armies import Armies
 from warscribe.extract.battlescribe.datasheets import datasheet, led_by
-from warscribe.extract.battlescribe.detachments import detachments
+from warscribe.extract.battlescribe.detachments import army_choices, detachments
 from warscribe.extract.battlescribe.factions import catalogue_faction
 from warscribe.extract.battlescribe.index import DataFile, Index
 from warscribe.extract.battlescribe.keywords import keywords
@@ -40,6 +40,7 @@ class Reader:
             if data.kind == "catalogue":
                 shared_rules(out, data, catalogue_faction(data))
         armies = Armies(self.index)
+        out.army_choices = army_choices(out)
         for offer in armies.offers:
             datasheet(out, offer)
         detachments(out, armies)

@@ -3,7 +3,8 @@ unit's models have it (the profile's own modifiers applied: a Captain's plasma p
 BS 2+), one weapon record per distinct profile, its keywords cell read through the one
 ability vocabulary.
 
-The same profile reached through several models is one weapon. A ranged and a melee
+The same profile reached through several models is one weapon, also where one of them
+writes its name in another case ('Shuriken Pistol', 'Shuriken pistol'). A ranged and a melee
 profile of one name are two (the melee one's id ends in ``-melee``, as every reader
 names them, :func:`warscribe.schema.ids.weapons`); two different profiles of one name
 and type (a sergeant's and a trooper's) are both kept, the later with a numbered id, and
@@ -52,9 +53,9 @@ def weapons(out: Output, walk: Walk, ds_id: str, ruleset: str) -> list[str]:
         for problem in problems:  # kept as written (a weapon-specific rule is `custom`), and said
             out.warn(f.file, f.profile, "weapon-ability", f"weapon {name!r}: {problem.text!r}: {problem.message}",
                      expected="an ability of the vocabulary (schema/abilities.py)", found=problem.text)
-        key = (name, kind, tuple(values[k] for k in _VALUES), repr(abilities))
+        key = (name.casefold(), kind, tuple(values[k] for k in _VALUES), repr(abilities))
         if key in seen:
-            continue  # the same profile through another model
+            continue  # the same profile through another model (its name written in another case there)
         seen.add(key)
         distinct.append((name, kind, values, abilities, f))
     if not distinct:

@@ -138,7 +138,7 @@ def test_class7_conditional_rules_are_not_the_units_own(classes):
     assert by_id["classes/alpha-host"]["rule"]["name"] == "Alpha Doctrine"
     assert "classes/allies-host" not in by_id  # shown only in an Allies army: not a Classes detachment
     found = {d.message.split("'")[1] for d in _findings(report, "conditional-rule")}
-    assert found == {"Other Vows", "Beta Doctrine"}
+    assert found == {"Other Vows", "Beta Doctrine", "Gamma Rites"}
 
 
 def test_class8_wargear_options(classes):
@@ -180,3 +180,71 @@ def test_link_graph_a_self_linking_info_group_is_read_once_and_reported(classes)
     assert [a["name"] for a in by_id["classes/looper"]["abilities"]] == ["Endless"]
     [cycle] = [d for d in _findings(report, "cyclic-link") if "il-self" in d.found or "Self again" in d.message]
     assert cycle.file.startswith("bs/Imperium - Classes") and cycle.line > 1
+
+
+# Issue 27: classes of disagreement with the Wahapedia export traced to this reader.
+
+def test_class13_a_transport_profile_is_the_transport_box_not_an_ability(classes):
+    _form, by_id, _p, _report = classes
+    rhino = by_id["classes/classes-rhino"]
+    # the data names the Transport profile after the unit ('Classes Rhino'): not an ability of that name
+    assert rhino["transport"] == "This model has a transport capacity of 10 CLASSES INFANTRY models."
+    assert not [a for a in rhino["abilities"] if a["name"] in ("Classes Rhino", "Transport")]
+    assert "transport" not in by_id["classes/line-squad"]
+
+
+def test_class14_an_allied_points_budget_is_not_a_keyword(classes):
+    _form, by_id, _p, _report = classes
+    # 'Classes Allies' only limits allies' points; 'Damned' has a budget too but is a printed keyword
+    assert by_id["classes/classes-rhino"]["keywords"] == ["DAMNED"]
+    assert "10e/keywords/classes-allies" not in by_id
+
+
+def test_class15_a_detachment_rule_the_data_hides_until_chosen_is_not_the_units(classes):
+    _form, by_id, _p, report = classes
+    # hidden while the force holds no Beta Host and the unit is not inside one: no unit ever is
+    assert "Gamma Rites" not in [a["name"] for a in by_id["classes/classes-rhino"]["abilities"]]
+    assert "Gamma Rites" in {d.message.split("'")[1] for d in _findings(report, "conditional-rule")}
+
+
+def test_class16_a_valued_core_ability_linked_without_its_value_is_for_reference(classes):
+    _form, by_id, _p, _report = classes
+    abilities = {a["name"]: a for a in by_id["classes/classes-rhino"]["abilities"]}
+    # 'Feel No Pain' linked bare: the unit has it only for a phase (its Armoured Hull says so)
+    assert "Feel No Pain" not in abilities and "Armoured Hull" in abilities
+    # 'Scouts' linked bare beside a profile giving its value: the profile is kept
+    assert abilities["Scouts"]["text"] == '6"'
+    assert abilities["Deep Strike"]["type"] == "core"  # a core ability without a value is the unit's
+
+
+def test_class17_one_weapon_profile_written_in_two_cases_is_one_weapon(classes):
+    _form, by_id, _p, report = classes
+    assert by_id["classes/classes-rhino"]["weapons"] == ["classes/classes-rhino/storm-bolter"]
+    assert "classes/classes-rhino/storm-bolter-2" not in by_id
+    assert not [d for d in _findings(report, "id-collision") if "storm-bolter" in d.message.lower()]
+
+
+def test_class18_the_datas_misspelt_invulnerable_save_is_read(classes):
+    _form, by_id, _p, _report = classes
+    rhino = by_id["classes/classes-rhino"]
+    assert rhino["models"][0]["invulnerable"] == 5  # 'Invunerable Save'
+    assert not [a for a in rhino["abilities"] if a["name"].startswith("Inv")]
+
+
+def test_class19_a_leader_profile_is_the_leader_ability_linked_or_not(classes):
+    _form, by_id, _p, _report = classes
+    captain = by_id["classes/captain-classes"]
+    # the data gives the list (a Leader profile) but links no Leader rule: the datasheet still has it
+    assert [a for a in captain["abilities"] if a["name"] == "Leader"] == [
+        {"name": "Leader", "type": "core", "text": None, "ref": "10e/abilities/leader"}]
+    assert "Leader" not in [a["name"] for a in by_id["classes/line-squad"]["abilities"]]
+
+
+def test_class20_a_group_name_that_heads_or_lists_lines_is_not_a_models_name(classes):
+    _form, by_id, _p, _report = classes
+    # '5-10 Aspect Warriors and 1 Exarch': the Exarch is a line of its own, the rest Aspect Warriors
+    assert by_id["classes/aspect-squad"]["composition"] == [{"name": "Aspect Exarch", "min": 1, "max": 1},
+                                                            {"name": "Aspect Warriors", "min": 4, "max": 9}]
+    # 'Squad Members' heads Kill Marines (with or without a plasma gun): the line is theirs
+    assert by_id["classes/kill-squad"]["composition"] == [{"name": "Kill Marine", "min": 5, "max": 5}]
+    assert by_id["classes/kill-squad"]["wargear_options"][0]["text"].startswith("Kill Marine: each of the 5 models")

@@ -306,9 +306,9 @@ def _battlescribe_characteristics(archive) -> dict[str, set[tuple]]:
                 continue
             if node.get("hidden") == "true" and tag in ("infoLink", "profile"):
                 continue  # shown only under a condition (a detachment's, an enhancement's)
-            # The data's own spelling: the five Deredeo Dreadnoughts' "Invunerable Save" is not
-            # one (the build shows their 5+ as Wahapedia's alone, a disagreement).
-            if tag == "profile" and node.get("name", "").casefold().startswith("invulnerable save"):
+            # The data's own misspelling counts: the five Deredeo Dreadnoughts' "Invunerable Save"
+            # says "This model has a 5+ invulnerable save", as the BattleScribe reader reads it.
+            if tag == "profile" and re.match(r"invul?nerable save", node.get("name", "").casefold()):
                 # "This model has a 4+ invulnerable save." (some add "against ranged attacks")
                 said = re.search(r"(\d)\+", "".join(node.itertext()))
                 if top and said:
