@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warscribe.extract.wahapedia.common import Rows, Sighting, text
+from warscribe.extract.wahapedia.common import Rows, Sighting, text, without_banner
 from warscribe.schema import ids, records
 from warscribe.schema.text import clean_name
 
@@ -20,7 +20,7 @@ class AbilityRows(Rows):
         out = []
         for r in self.rows("Abilities.csv"):
             name = clean_name(text(r["name"]))
-            body = text(r["description"])
+            body = without_banner(text(r["description"]), name, text(r["legend"]))
             if not name:
                 r.error(self.report, "bad-ability", "name", "ability without a name; skipped", expected="a name")
                 continue

@@ -18,6 +18,19 @@ from warscribe.schema.diagnostics import Report
 #: reading HTML is the reader's main cost, so each distinct cell is read once.
 text = lru_cache(maxsize=1 << 16)(fragment_text)
 
+def without_banner(body: str, name: str, flavour: str) -> str:
+    """A rule's text without the banner the rules site prints above it: the rule's name and
+    its flavour (a field of its own), which the export repeats at the head of the HTML of
+    core abilities (Abilities.csv: FIRING DECK, then the legend, then the rule)."""
+    paragraphs = body.split("\n\n")
+    folded = {name.casefold().strip(), flavour.strip()} - {""}
+    drop = 0
+    while drop < min(2, len(paragraphs) - 1) and paragraphs[drop].strip().casefold() in {
+            f.casefold() for f in folded}:
+        drop += 1
+    return "\n\n".join(paragraphs[drop:])
+
+
 _DATE = re.compile(r"^(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?$")
 
 

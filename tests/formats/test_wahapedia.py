@@ -401,3 +401,16 @@ def test_export_of_several_editions_writes_one_folder_each(text_records, tmp_pat
     back, report = load(tmp_path / "11e", "11e")
     assert "imperial-agents/inquisitor" in back and "grey-knights/paladin-squad" not in back
     assert "11th" in (tmp_path / "11e" / "Source.csv").read_text(encoding="utf-8-sig")
+
+
+def test_a_rule_s_banner_is_not_its_text():
+    from warscribe.extract.wahapedia.common import without_banner
+
+    body = "FIRING DECK\n\nSome transports have hatches.\n\nSome TRANSPORT models have Firing Deck x."
+    assert without_banner(body, "Firing Deck", "Some transports have hatches.") == \
+        "Some TRANSPORT models have Firing Deck x."
+    # Only the head: the name or the legend further down is the rule's own text, and a
+    # text that is nothing but its name is kept.
+    assert without_banner("Deep Strike\n\nDeep Strike", "Deep Strike", "") == "Deep Strike"
+    later = "Each time... \n\nFIRING DECK"
+    assert without_banner(later, "Firing Deck", "") == later

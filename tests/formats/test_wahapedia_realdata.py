@@ -308,7 +308,17 @@ def test_abilities_csv_rows_are_ability_records(records, tables, look):
             ids.core_ability("10e", name)
         rec = records[rid]
         assert rec["type"] == ("faction" if r["faction_id"] else "core")
-        assert words(rec["text"]) == words(r["description"]), rid
+        # The rules site's banner (the name in capitals, then the legend) heads some
+        # descriptions; the legend is the record's flavour, so the text starts after it.
+        expected, banner, legend = words(r["description"]), words(name), words(r["legend"])
+        if [w.casefold() for w in expected[:len(banner)]] == [w.casefold() for w in banner]:
+            expected = expected[len(banner):]
+        if legend and expected[:len(legend)] == legend:
+            expected = expected[len(legend):]
+        assert words(rec["text"]) == expected, rid
+    firing_deck = records["10e/abilities/firing-deck"]
+    assert firing_deck["text"].startswith("Some TRANSPORT models have"), firing_deck["text"][:80]
+    assert not any(e["text"] in ("FIRING DECK", firing_deck["flavour"]) for e in firing_deck.get("effects", []))
 
 
 def test_composition_rows(records, tables, look):
