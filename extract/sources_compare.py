@@ -49,9 +49,11 @@ def plain(value) -> str:
 
 
 # Abilities one source gives for what another says in a column of its own (an invulnerable
-# save, a damaged profile, transport capacity, the Leader list): a field one source lacks.
-# "invunerable" is BattleScribe's own spelling on some Forge World units.
-_PROFILE_ABILITIES = ("invulnerable save", "invunerable save", "damaged", "transport", "leader")
+# save, a damaged profile, transport capacity, the Leader list, a footnote to the unit's
+# composition): a field one source lacks. "invunerable" is BattleScribe's own spelling on
+# some Forge World units.
+_PROFILE_ABILITIES = ("invulnerable save", "invunerable save", "damaged", "transport", "leader",
+                      "unit composition")
 # Notes a source prints among the abilities, not abilities.
 _NOT_ABILITIES = ("designers note",)
 _FILLER = {"the", "of", "a", "an", "and"}

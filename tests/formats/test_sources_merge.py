@@ -184,6 +184,7 @@ def test_notation_and_fields_one_source_lacks_are_no_disagreement():
                                {"name": "Polychromatic Camoflage", "type": "datasheet", "text": "x"},
                                {"name": "Wyvern", "type": "datasheet", "text": "transport capacity"},
                                {"name": "Invunerable Save", "type": "datasheet", "text": "5+"},
+                               {"name": "Unit Composition", "type": "datasheet", "text": "a footnote"},
                                {"name": "Leader", "type": "core", "text": "x"}]), prov(BS, 1)),
               (weapon("genestealer-cults/wyvern/distendible-jaw", "Distendible jaw"), prov(BS, 2)),
               (weapon("genestealer-cults/wyvern/novitiate-autogun", "Novitiate autogun", type="ranged", range="24"),
