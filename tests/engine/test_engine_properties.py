@@ -350,13 +350,7 @@ def test_devastating_groups_agree_whichever_way_they_are_resolved(s, models):
             results.append(evaluate_kinds(s))
     finally:
         groups._joint_cheaper = chosen
-    joint, stepped = results
-    pairs = [(joint.wounds_removed, stepped.wounds_removed), (joint.models_slain, stepped.models_slain)]
-    pairs += [(a.models_slain, b.models_slain) for a, b in zip(joint.by_model, stepped.by_model)]
-    for a, b in pairs:
-        assert len(a) == len(b) and max(abs(x - y) for x, y in zip(a, b)) < 1e-12
-    for a, b in zip(joint.groups, stepped.groups):
-        assert abs(a.expected_unsaved - b.expected_unsaved) < 1e-10 and abs(a.expected_damage - b.expected_damage) < 1e-10
+    _assert_same_results(*results)
 
 
 def _forced_routes(s: Scenario, routes) -> list:
