@@ -627,9 +627,9 @@ def render_text(diff: Diff) -> str:
     return "\n".join(printable(line) for line in lines) + "\n"
 
 
-def _md(text: str) -> str:
+def _md(text: object) -> str:
     """A value in a Markdown table cell: pipes escaped, HTML neutralised, one line."""
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
             .replace("\n", " ").replace("`", "'"))
 
 

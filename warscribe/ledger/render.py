@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 
 from warscribe.diff import _delta, _fmt, impact_lines
+from warscribe.diff import _md as md
 from warscribe.ledger.model import SECTIONS, Cite, Item, Ledger, Side
 from warscribe.schema.text import printable
 
@@ -185,12 +186,6 @@ def _target(t: dict) -> str:
 
 
 # -- Markdown --------------------------------------------------------------------------------
-
-
-def md(text: object) -> str:
-    """A value in a Markdown table cell: pipes escaped, HTML neutralised, one line."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
-            .replace("\n", " ").replace("`", "'"))
 
 
 def word_marks(old: str, new: str, context: int = 8, ins: str = "<ins>{}</ins>", dele: str = "<del>{}</del>",
