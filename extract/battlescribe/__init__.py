@@ -18,6 +18,7 @@ from warscribe.extract.battlescribe.index import DataFile, Index
 from warscribe.extract.battlescribe.merge import add_records
 from warscribe.extract.battlescribe.tree import DataError, parse
 from warscribe.extract.battlescribe.reader import Reader
+from warscribe.extract.sources_merge import ranker
 
 
 def cited_name(name: str) -> str:
@@ -47,15 +48,6 @@ def read(files: list[DataFile], report: Report) -> tuple[list[tuple[dict, list[d
 
 def add_to_store(store, files: list[DataFile], sources, report: Report) -> None:
     """Read every BattleScribe file of the build and merge the records into `store`."""
-    ranks = {cited_name(s.name): i for i, s in enumerate(sources)}
-
-    def rank_of(file: str) -> int:
-        # A page is cited by its path; a catalogue by '<its source>/<member>'.
-        while file:
-            if file in ranks:
-                return ranks[file]
-            file = file.rpartition("/")[0]
-        return len(ranks)
-
+    rank_of = ranker({cited_name(s.name): i for i, s in enumerate(sources)})
     items, _index = read(files, report)
     add_records(store, items, rank_of, report)
