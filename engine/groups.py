@@ -894,7 +894,8 @@ class _Profile:
         per_attack: D.Dist = []
         for (k, _), p in self.per_attack.items():
             D.add_scaled(per_attack, D.point(k), p)
-        return D.random_sum(self.attacks, per_attack)
+        # Through the cache the other counts use: a profile is rebuilt on every first call.
+        return _random_sum(tuple(self.attacks), tuple(per_attack))
 
 
 # How a [DEVASTATING WOUNDS] group is resolved: the joint law of its wounds and packets
