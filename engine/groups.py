@@ -286,11 +286,11 @@ class Chain:
         # By offset, ascending: out[t] then adds its terms from s = t, t + 1, ... in order.
         steps = sorted(steps, key=lambda x: x[0])
         self.steps = [(o, c[o:]) for o, c in steps]
-        # The same as one gather: terms[t][i] = coefficient i of target t (stay first), from state source[t][i].
+        # The same as one gather: terms[i][t] = coefficient i of target t (stay first), from state source[i][t].
         size = len(stay)
         targets = np.arange(size)
-        self.source = np.minimum(targets[:, None] + np.array([0] + [o for o, _ in steps])[None, :], size - 1)
-        self.terms = np.array([stay] + [np.concatenate([c[o:], np.zeros(o)]) for o, c in steps]).T.copy()
+        self.source = np.minimum(targets[None, :] + np.array([0] + [o for o, _ in steps])[:, None], size - 1)
+        self.terms = np.array([stay] + [np.concatenate([c[o:], np.zeros(o)]) for o, c in steps])
         self.unsaved = unsaved
         self.damage = damage
         # The unit untouched, then after 1, 2, ... events (``from_start``), grown on demand.
@@ -304,14 +304,20 @@ class Chain:
         """v T: one event applied (to every row).
 
         out[t] sums v[s] q(s -> t) over s = t, t + 1, ... in that order: as diagonals
-        (one operation per offset) or, with several offsets, as one gather and a cumsum.
+        (one operation per offset) or, with several offsets, as one gather and the terms
+        added in that order (contiguous rows: a cumsum along a short last axis cost more
+        than the gather, and this step is most of a dice-heavy call).
         """
         if len(self.steps) < 2 or v.size > GATHER_CELLS:
             out = v * self.stay
             for o, c in self.steps:
                 out[..., :-o] += v[..., o:] * c
             return out
-        return (v[..., self.source] * self.terms).cumsum(axis=-1)[..., -1]
+        terms = v[..., self.source] * self.terms
+        out = terms[..., 0, :] + terms[..., 1, :]
+        for i in range(2, len(self.terms)):
+            out += terms[..., i, :]
+        return out
 
     def expected(self, vectors: list[np.ndarray], weights: list[float], reward: Reward) -> None:
         """Adds weights[i] x (the expected reward of an event at vectors[i]), row by row, in order.
