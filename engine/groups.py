@@ -1033,7 +1033,8 @@ def _with_packets(x: np.ndarray, prof: _Profile, normal: Chain, cap: int | None)
         moved = np.zeros((top_m + 1, span) + x.shape)
         for m in range(top_m + 1):
             moved[m, m:m + width] = cur
-        w = np.tensordot(law, moved, axes=(1, 0))
+        # tensordot's own product (a contiguous 2-D dot), without its reshaping in Python per attack.
+        w = np.dot(law, moved.reshape(top_m + 1, -1)).reshape((top_k + 1,) + moved.shape[1:])
         if span > full:
             w[:, full - 1] += w[:, full:].sum(axis=1)
             w = w[:, :full]
