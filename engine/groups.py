@@ -1120,8 +1120,18 @@ def _by_hits(x: np.ndarray, prof: _Profile, normal: Chain, hat: Chain, cap: int 
     # order (bit for bit a Python loop) was most of a dice-heavy call: (hits + 1)^2 / 2 x states
     # products, two numpy passes each; the product's other order of the same nonnegative terms
     # moves a result by a few units in the last place (about 1e-16, tests: 1e-12).
-    out = np.matmul(weight[:top + 1], flat).reshape((top + 1,) + x.shape)
+    # In blocks of rows small enough that OpenBLAS stays on one thread (M x N x K up to 4 x 65536):
+    # its threads spin on after a product, taking a core from the rest of the call and the machine.
+    rows_at_once = max(1, BLAS_ONE_THREAD // flat.size)
+    out = np.empty((top + 1, flat.shape[1]))
+    for start in range(0, top + 1, rows_at_once):
+        np.matmul(weight[start:min(start + rows_at_once, top + 1)], flat, out=out[start:start + rows_at_once])
+    out = out.reshape((top + 1,) + x.shape)
     return out[:_used(out)]
+
+
+# OpenBLAS multiplies on one thread up to this many M x N x K (its GEMM_MULTITHREAD_THRESHOLD x 65536).
+BLAS_ONE_THREAD = 4 * 65536
 
 
 def _used(slabs: np.ndarray) -> int:
