@@ -37,7 +37,9 @@ event moves a state vector with one numpy operation per number of wounds it can 
 Results are the same floats, bit for bit, as a plain Python loop over the states in
 ascending order (the form this replaced): every sum takes its terms in that order
 (elementwise numpy operations, ``cumsum`` and ``bincount``, never a BLAS product or a
-pairwise sum). Groups with [DEVASTATING WOUNDS] go by the joint law of their wounds and
+pairwise sum), but for the packets' slabs hit by hit (``_by_hits``: one matrix product,
+within about 1e-15 of the loop it replaced) and the small product per attack of
+``_with_packets``. Groups with [DEVASTATING WOUNDS] go by the joint law of their wounds and
 packets, or hit by hit (``_by_hits``), or attack by attack (``_with_packets``) on a state
 vector that also counts the mortal-wound packets waiting, whichever a cost model says is
 cheapest (``_joint_cheaper``).
