@@ -118,7 +118,8 @@ class _Edition:
         did = self.ds_ids[ds["id"]]
         t["Datasheets.csv"].append({"id": did, "name": _cell(ds["name"]), "faction_id": slugify(ds["faction"]),
                                     "source_id": "1", "virtual": "false", "is_support": "false",
-                                    "leader_head": _cell((ds.get("leader") or {}).get("text"))})
+                                    "leader_head": _cell((ds.get("leader") or {}).get("text")),
+                                    "transport": _cell(ds.get("transport"))})
         for n, m in enumerate(ds.get("models", []), start=1):
             marks = m.get("markers", {})  # '20"+' (a minimum move), '5*' (a footnote), as the site prints them
             t["Datasheets_models.csv"].append({

@@ -141,9 +141,10 @@ class DatasheetRows(Rows):
                 faction_keywords=self.keywords(keywords.get(did, []), True),
                 composition=self.composition(composition.get(did, [])),
                 points=points, extra_points=extra or records.OMIT,
-                abilities=self.datasheet_abilities(faction, abilities.get(did, [])),
+                abilities=self.datasheet_abilities(faction, abilities.get(did, [])) + self.damaged(r),
                 weapons=list(dict.fromkeys(w.record["id"] for w in weapons)),
                 wargear_options=self.options(options.get(did, [])),
+                transport=text(r["transport"]) or records.OMIT,
             )
             rows = [r] + keywords.get(did, []) + composition.get(did, []) + costs.get(did, []) \
                 + abilities.get(did, []) + options.get(did, [])
@@ -322,6 +323,20 @@ class DatasheetRows(Rows):
                 ability["psychic"] = True
             out.append(ability)
         return out
+
+    def damaged(self, r: Row) -> list[dict]:
+        """The datasheet's damaged profile (columns damaged_w, damaged_description) as the box the
+        page prints after the abilities, named as BattleScribe names it: 'Damaged: 1-5 Wounds Remaining'."""
+        wounds = re.sub(r"\s+", "", text(r["damaged_w"]))
+        body = text(r["damaged_description"])
+        if not wounds and not body:
+            return []
+        if not re.fullmatch(r"\d+-\d+", wounds) or not body:
+            column = "damaged_description" if wounds and not body else "damaged_w"
+            r.error(self.report, "bad-damaged-profile", column, "a damaged profile needs its wounds ('1-5') and its text; "
+                    "left out", expected="damaged_w like '1-5' and a damaged_description", level="warning")
+            return []
+        return [{"name": f"Damaged: {wounds} Wounds Remaining", "type": "datasheet", "text": body}]
 
     def options(self, rows: list[Row]) -> list[dict]:
         out: list[dict] = []

@@ -214,6 +214,27 @@ def test_datasheets_rows(records, tables, look):
             assert entry["publication"]["errata_date"] == f"{y}-{m}-{d}"
 
 
+def test_transport_and_damaged_columns_of_every_datasheet(records, tables, look):
+    transports = damaged = 0
+    for r in tables["Datasheets.csv"]:
+        rec = records[look["dsid"][r["id"]]]
+        if r["transport"]:
+            transports += 1
+            assert words(rec["transport"]) == words(r["transport"]), rec["id"]
+        else:
+            assert "transport" not in rec, rec["id"]
+        boxes = [a for a in rec["abilities"] if a["name"].startswith("Damaged: ")]
+        if r["damaged_w"]:
+            damaged += 1
+            assert [(a["name"], a["type"]) for a in boxes] == [(f"Damaged: {r['damaged_w']} Wounds Remaining",
+                                                                "datasheet")], rec["id"]
+            assert words(boxes[0]["text"]) == words(r["damaged_description"]), rec["id"]
+        else:
+            assert boxes == [], rec["id"]
+    # The July 2025 export: 174 datasheets with a transport capacity, 352 with a damaged profile.
+    assert (transports, damaged) == (174, 352)
+
+
 def test_model_rows(records, tables, look):
     by_ds = collections.defaultdict(list)
     for r in tables["Datasheets_models.csv"]:
