@@ -12,7 +12,9 @@ difference in the game's values, never in how a source writes them down:
   to units its own way, under either type), weapon abilities listed on the unit, and what
   another source gives in a column of its own (invulnerable save, damaged profile, the
   transport profile BattleScribe names after the unit, the Leader list);
-- model lines: the characteristics and the invulnerable save of each distinct profile.
+- model lines: the characteristics and the invulnerable save of each distinct profile;
+- the transport box: its numbers (capacity, the space a bulky model takes) and the kinds of
+  model it cannot carry, not its wording.
 
 Weapons are compared as the set of the unit's weapon ids, after
 :func:`~warscribe.extract.sources_merge.match_units` has given a weapon spelled another way
@@ -33,7 +35,8 @@ from warscribe.schema.diagnostics import Report
 # The fields compared between sources, per kind. Texts are not compared word for word:
 # scraped pages and BattleScribe word the same rule differently far too often.
 COMPARED = {
-    "datasheet": ("keywords", "faction_keywords", "composition", "points", "abilities", "weapons", "models"),
+    "datasheet": ("keywords", "faction_keywords", "composition", "points", "abilities", "weapons", "models",
+                  "transport"),
     "weapon": ("type", "range", "attacks", "skill", "strength", "ap", "damage", "abilities"),
     "enhancement": ("points", "detachment"),
     "detachment": ("enhancements",),
@@ -107,9 +110,25 @@ def comparable(kind: str, name: str, value):
                        folded_name(a.get("name", "")) if a["id"] == "custom" else "") for a in value)
     if name == "models":
         return sorted({tuple(plain(m.get(k) or "-") for k in CHARACTERISTICS) for m in value})
+    if name == "transport":
+        return _transport(value)
     if isinstance(value, (str, int)) and not isinstance(value, bool):  # 2 and "2+" alike
         return plain(value)
     return value
+
+
+# The kinds of model a transport cannot carry: 'It cannot transport JUMP PACK, KATAPHRON or SYDONIAN SKATROS models.'
+_BARRED = re.compile(r"cannot\s+transport\s+([^.]*)", re.I)
+_BARRED_FILLER = {"or", "and", "model", "the", "a", "an", "any"}
+
+
+def _transport(text: str) -> tuple[tuple[int, ...], list[str]]:
+    """A transport box as compared: its numbers (the capacity, the space a bulky model takes) and
+    the kinds of model it cannot carry. The rest is wording: the sources word, case and spell it
+    each their own way ('TRIUMPH OF SAINT KATHERINE', 'Triumph of Saint Katherine')."""
+    numbers = tuple(int(n) for n in re.findall(r"\d+", text))
+    barred = {w for m in _BARRED.finditer(text) for w in loose_words(m.group(1)) if w not in _BARRED_FILLER}
+    return numbers, sorted(barred)
 
 
 def _weapon_ability_key(ability: dict) -> tuple[str, str]:
@@ -187,7 +206,22 @@ def _same_abilities(old, new, unit_name: str) -> bool:
     for name in set(a) & set(b):
         if a[name] and b[name] and a[name] != b[name]:
             return False
-    return all(not a[x] or not b[y] or a[x] == b[y] for x, y in pairs.items())
+    if not all(not a[x] or not b[y] or a[x] == b[y] for x, y in pairs.items()):
+        return False
+    damaged_a, damaged_b = _damaged(old), _damaged(new)
+    return not (damaged_a and damaged_b and damaged_a != damaged_b)
+
+
+_DAMAGED = re.compile(r"damaged\W+(\d+)\s*-\s*(\d+)", re.I)
+
+
+def _damaged(value) -> set[tuple[int, int]]:
+    """The wounds ranges of a unit's damaged boxes ('Damaged: 1-5 Wounds Remaining' -> (1, 5)).
+
+    Compared only where both sources give one: a source without the box lacks the field (the
+    Wahapedia export leaves it out of the Chaos legions' copies of shared Legends datasheets,
+    134 of them against BattleScribe 51e5f8f), it does not say the unit has none."""
+    return {(int(m[1]), int(m[2])) for a in value if (m := _DAMAGED.match(a["name"]))}
 
 
 @functools.lru_cache(maxsize=4096)

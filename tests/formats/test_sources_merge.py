@@ -197,6 +197,35 @@ def test_notation_and_fields_one_source_lacks_are_no_disagreement():
     assert "genestealer-cults/wyvern/distendible-jaw" not in got and "genestealer-cults/wyvern/novitiate-autogun" not in got
 
 
+def test_transport_boxes_and_damaged_ranges_compare_by_their_numbers():
+    carry = "This model has a transport capacity of {n} ADEPTUS MECHANICUS INFANTRY models. It cannot transport {barred}."
+    damaged = lambda w: {"name": f"Damaged: 1-{w} Wounds Remaining", "type": "datasheet", "text": "x"}  # noqa: E731
+    cases = {  # unit: (Wahapedia's, BattleScribe's) transport and damaged range; None: the source lacks it
+        "alike": ((12, "JUMP PACK or KATAPHRON models", 5), (12, "Jump Pack or Kataphron models", 5)),
+        "capacity": ((14, "JUMP PACK models", 4), (12, "JUMP PACK models", 4)),
+        "barred": ((12, "JUMP PACK, KATAPHRON or SYDONIAN SKATROS models", 4), (12, "JUMP PACK or KATAPHRON models", 4)),
+        "range": ((12, "JUMP PACK models", 4), (12, "JUMP PACK models", 5)),
+        "lacking": ((12, "JUMP PACK models", None), (None, None, 5)),
+    }
+    wh, theirs = [], []
+    for n, (name, (ours, other)) in enumerate(cases.items(), start=1):
+        for side, (cap, barred, w) in ((wh, ours), (theirs, other)):
+            fields = {"abilities": [damaged(w)] if w else []}
+            if cap:
+                fields["transport"] = carry.format(n=cap, barred=barred)
+            rec = unit(f"adeptus-mechanicus/{name}", name.title(), "Adeptus Mechanicus", ["ADEPTUS MECHANICUS"], **fields)
+            side.append(rec if side is wh else (rec, prov(BS, n)))
+    records, _report = merged(wh, theirs)
+    got = by_id(records)
+    differs = {name: set(next(p for p in got[f"adeptus-mechanicus/{name}"]["source"] if p["file"].startswith(BS))
+                         .get("differs", {})) for name in cases}
+    assert differs == {"alike": set(), "capacity": {"transport"}, "barred": {"transport"}, "range": {"abilities"},
+                       "lacking": set()}
+    # The better-ranked source's box is kept, and one the other source lacks is no finding.
+    assert got["adeptus-mechanicus/capacity"]["transport"].startswith("This model has a transport capacity of 14")
+    assert got["adeptus-mechanicus/lacking"]["transport"].startswith("This model has a transport capacity of 12")
+
+
 def test_real_differences_still_count():
     wh = [unit("orks/warboss", "Warboss", "Orks", ["ORKS"], keywords=["INFANTRY", "CHARACTER"],
                weapons=["orks/warboss/master-crafted-boltgun"],
