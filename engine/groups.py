@@ -375,22 +375,32 @@ class Chain:
         return acc
 
     def _may_empty(self, v: np.ndarray, events: int) -> bool:
-        """False when every model surviving ``events`` events is certain: the mass on v's highest
-        state only leaves it by the chance that an event removes nothing there, and cannot
-        underflow to zero within that many events."""
-        if v.shape[0] != 1:
+        """False when no row of v can have every model slain within ``events`` events: the mass on
+        a row's highest state only leaves it by the chance that an event removes nothing there,
+        and cannot underflow to zero within that many events. (Then the checks for destroyed
+        rows, a few numpy calls per event, would find none: skipping them changes no bit.)"""
+        if len(v) == 1:
+            held = np.flatnonzero(v[0])
+            if not len(held) or not held[-1]:
+                return True
+            top = int(held[-1])
+            stay = float(self.stay[top])
+            return stay <= 0.0 or log(float(v[0, top])) + events * log(stay) < -700.0
+        held = v > 0.0
+        if not held[:, 1:].any(axis=1).all():
             return True
-        held = np.flatnonzero(v[0])
-        if not len(held) or not held[-1]:
+        top = v.shape[1] - 1 - held[:, ::-1].argmax(axis=1)  # each row's highest state with mass
+        stay = self.stay[top]
+        if not (stay > 0.0).all():
             return True
-        top = int(held[-1])
-        stay = float(self.stay[top])
-        return stay <= 0.0 or log(float(v[0, top])) + events * log(stay) < -700.0
+        mass = v[np.arange(len(v)), top]
+        return bool((np.log(mass) + events * np.log(stay) < -700.0).any())
 
     def absorb_each(self, v: np.ndarray, counts: Counts, reward: Reward) -> np.ndarray:
         """``absorb`` for several (sub-)distributions of the count, sharing the powers v T^e: (counts, rows, states)."""
         table, tails, every = counts.table, counts.tails, counts.every
         last = table.shape[1] - 1
+        check = self._may_empty(v, last)
         acc = np.zeros((len(table),) + v.shape)
         cur = v
         seen: list[np.ndarray] = []
@@ -402,8 +412,8 @@ class Chain:
             more = every[e]  # P(N > e): the (e+1)-th event happens
             if e == last or not more:
                 break
-            alive = cur[:, 1:].any(axis=1)
-            if not alive.all():
+            alive = cur[:, 1:].any(axis=1) if check else None
+            if check and not alive.all():
                 # A destroyed unit: the remaining events change nothing.
                 acc[:, :, 0] += tails[:, e, None] * (cur[:, 0] * ~alive)
                 if not alive.any():
@@ -422,6 +432,7 @@ class Chain:
         last = max(len(c) for c in counts) - 1
         table, tails = _padded(counts, last), _padded([_tails(c) for c in counts], last)
         acc = np.zeros(v.shape)
+        check = self._may_empty(v, last)
         cur = v
         seen: list[np.ndarray] = []
         weights: list[np.ndarray] = []
@@ -430,8 +441,8 @@ class Chain:
             more = tails[:, e]  # a row whose count is done has none: it adds nothing more
             if e == last or not more.any():
                 break
-            dead = ~cur[:, 1:].any(axis=1)
-            if dead.any():
+            dead = ~cur[:, 1:].any(axis=1) if check else None
+            if check and dead.any():
                 acc[:, 0] += more * cur[:, 0] * dead
                 if dead.all():
                     break
@@ -462,6 +473,10 @@ class Chain:
         table = counts.table[:, :used]
         if len(table) == 1 and used > 4:
             acc = (table[0, :, None, None] * powers).cumsum(axis=0)[-1][None]
+        elif used > 1 and table.size * powers.shape[-1] <= MEMO_CELLS:
+            # Rows of packets at once: the sum over e in its order (a cumsum), one numpy call
+            # in place of one per e.
+            acc = (table[:, :, None, None] * powers[None]).cumsum(axis=1)[:, -1]
         else:
             acc = np.zeros((len(table),) + powers.shape[1:])
             for e in range(used):
