@@ -13,7 +13,6 @@ import math
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from warscribe.measure import run_warscribe
 from warscribe.paths import samples
 
 
@@ -68,18 +68,12 @@ def _timed_build(manifest: Path, out: Path, site: bool = False,
     The reference site is left out (--no-site) unless `site` is true. `allow_errors`: a build
     that reports errors (exit status 1) still counts, as long as it wrote records.
     """
-    start = time.perf_counter()
     flags = [] if site else ["--no-site"]
-    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "build", "--manifest", str(manifest),
-                             "--out", str(out), "-q", *flags], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    output = proc.stdout.read()
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    records = re.search(r"Records: (\d+)", output)
-    if proc.returncode not in ((0, 1) if allow_errors else (0,)) or not records:
-        raise SystemExit(f"build failed at {manifest}:\n{output}")
-    return elapsed, usage.ru_maxrss / 1024, records.group(1), output, usage.ru_utime + usage.ru_stime
+    run = run_warscribe(["build", "--manifest", str(manifest), "--out", str(out), "-q", *flags])
+    records = re.search(r"Records: (\d+)", run.output)
+    if run.status not in ((0, 1) if allow_errors else (0,)) or not records:
+        raise SystemExit(f"build failed at {manifest}:\n{run.output}")
+    return run.wall, run.peak_mib, records.group(1), run.output, run.cpu
 
 
 # The erratum `bench diff` applies to every copy: the Inquisitor's bolt pistol gains AP -1.
@@ -95,15 +89,10 @@ def _timed(command: list[str]) -> tuple[float, float, float]:
 
     CPU time is reported beside wall time: on a shared machine the wall clock measures the
     other jobs as much as this one."""
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", *command], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    err = proc.stderr.read()
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        raise SystemExit(f"warscribe {' '.join(command)} failed:\n{err}")
-    return time.perf_counter() - start, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+    run = run_warscribe(command)
+    if run.status not in (0, 1):
+        raise SystemExit(f"warscribe {' '.join(command)} failed:\n{run.output[-4000:]}")
+    return run.wall, run.peak_mib, run.cpu
 
 
 def run_bench_tool(args) -> int:

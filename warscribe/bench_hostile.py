@@ -16,14 +16,13 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
 
+from warscribe.measure import run_warscribe
 from warscribe.paths import samples
 
 PALADIN = "datasheet-grey-knights-paladin-squad.10e.txt"
@@ -273,14 +272,9 @@ def _timed(manifest: Path, out: Path) -> tuple[float, float, float, int]:
 
     CPU time is the fair number on a shared machine, where wall time also counts waiting for a core.
     """
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "build", "--manifest", str(manifest),
-                             "--out", str(out), "-q", "--max-source-bytes", str(64 * MB),
-                             "--max-line-length", str(16 * MB)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    return (time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-            os.waitstatus_to_exitcode(status))
+    run = run_warscribe(["build", "--manifest", str(manifest), "--out", str(out), "-q", "--max-source-bytes",
+                         str(64 * MB), "--max-line-length", str(16 * MB)], capture=False)
+    return run.wall, run.cpu, run.peak_mib, run.status
 
 
 def run_bench(args) -> int:

@@ -15,8 +15,6 @@ import functools
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -24,6 +22,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from warscribe import ROOT
+from warscribe.measure import run_warscribe
 
 # The whole game from each of its sources: (manifest, the shared folder its sources lie in, goal in s wall).
 WHOLE_GAMES = ((ROOT / "examples" / "bsdata-10e" / "manifest.yaml", ROOT.parent / "shared" / "bsdata", 90),
@@ -37,15 +36,11 @@ def _build(manifest: Path, data: Path, out: Path, site: bool) -> tuple[float, fl
     """Wall and CPU seconds of one whole-game build in a child process, what it printed, and its peak
     memory in bytes (the largest resident set of the build and of the mkdocs process it runs)."""
     flags = [] if site else ["--no-site"]
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "warscribe.cli", "build", "--manifest", str(manifest),
-                             "--data", str(ROOT / "sources"), "--data", str(data), "--out", str(out), "-q", *flags],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=str(out.parent))
-    output = proc.stdout.read()
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) not in (0, 1) or "Records:" not in output:
-        raise SystemExit(f"the whole-game build failed:\n{output}")
-    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, output, usage.ru_maxrss * 1024
+    run = run_warscribe(["build", "--manifest", str(manifest), "--data", str(ROOT / "sources"), "--data", str(data),
+                         "--out", str(out), "-q", *flags], cwd=out.parent)
+    if run.status not in (0, 1) or "Records:" not in run.output:
+        raise SystemExit(f"the whole-game build failed:\n{run.output}")
+    return run.wall, run.cpu, run.output, int(run.peak_mib * 1024 * 1024)
 
 
 def _generation(build: Path, scratch: Path) -> tuple[float, float, int]:
