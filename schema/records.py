@@ -41,12 +41,13 @@ def _record(kind: str, id: str, name: str, ruleset: str, rulesets: list[str], fi
 def datasheet(*, id: str, name: str, ruleset: str, faction: str, keywords: list[str],
               faction_keywords: list[str], composition: list[dict], points: list[dict],
               abilities: list[dict], weapons: list[str], wargear_options: list[dict],
-              extra_points: list[dict] = OMIT, transport: str = OMIT, leader: dict = OMIT, led_by: dict = OMIT, models: list[dict] = OMIT,
+              extra_points: list[dict] = OMIT, transport: str = OMIT, loadout: str = OMIT, leader: dict = OMIT,
+              led_by: dict = OMIT, models: list[dict] = OMIT,
               stratagems: list[str] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("datasheet", id, name, ruleset, rulesets, dict(
         faction=faction, keywords=keywords, faction_keywords=faction_keywords, composition=composition,
         points=points, extra_points=extra_points, abilities=abilities, transport=transport, weapons=weapons,
-        wargear_options=wargear_options,
+        loadout=loadout, wargear_options=wargear_options,
         leader=leader, led_by=led_by, models=models, stratagems=stratagems, source=source))
 
 

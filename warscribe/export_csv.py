@@ -119,7 +119,7 @@ class _Edition:
         t["Datasheets.csv"].append({"id": did, "name": _cell(ds["name"]), "faction_id": slugify(ds["faction"]),
                                     "source_id": "1", "virtual": "false", "is_support": "false",
                                     "leader_head": _cell((ds.get("leader") or {}).get("text")),
-                                    "transport": _cell(ds.get("transport"))})
+                                    "transport": _cell(ds.get("transport")), "loadout": _cell(ds.get("loadout"))})
         for n, m in enumerate(ds.get("models", []), start=1):
             marks = m.get("markers", {})  # '20"+' (a minimum move), '5*' (a footnote), as the site prints them
             t["Datasheets_models.csv"].append({

@@ -145,6 +145,7 @@ class DatasheetRows(Rows):
                 weapons=list(dict.fromkeys(w.record["id"] for w in weapons)),
                 wargear_options=self.options(options.get(did, [])),
                 transport=text(r["transport"]) or records.OMIT,
+                loadout=text(r["loadout"]) or records.OMIT,
             )
             rows = [r] + keywords.get(did, []) + composition.get(did, []) + costs.get(did, []) \
                 + abilities.get(did, []) + options.get(did, [])

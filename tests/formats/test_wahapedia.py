@@ -204,29 +204,30 @@ def test_characteristics_with_markers(tmp_path):
     assert report.errors == []
 
 
-def test_transport_and_damaged_profile_columns(tmp_path):
+def test_loadout_transport_and_damaged_profile_columns(tmp_path):
     folder = _export(tmp_path, {
         "Datasheets.csv": (
-            "id|name|faction_id|transport|damaged_w|damaged_description|\n"
-            "1|Test Squad|GK|This model has a <a href=\"/x#Transport-Capacity\">transport capacity</a> of 12 "
+            "id|name|faction_id|loadout|transport|damaged_w|damaged_description|\n"
+            "1|Test Squad|GK|<b>This model is equipped with:</b> storm bolter; armoured tracks.|This model has a <a href=\"/x#Transport-Capacity\">transport capacity</a> of 12 "
             "<span class=\"kwb\">INFANTRY</span> models.|1-5|While this model has 1-5 wounds remaining, subtract 1 "
             "from the <a href=\"/x#Hit-Roll\">Hit roll</a>.|\n"
-            "2|Plain Squad|GK||||\n"
-            "3|Broken Squad|GK||1-4||\n"),
+            "2|Plain Squad|GK|||||\n"
+            "3|Broken Squad|GK|||1-4||\n"),
         "Datasheets_abilities.csv": ("datasheet_id|line|ability_id|name|description|type|\n"
                                      "1|1||Self Repair|Regains 1 lost wound.|Datasheet|\n")})
     records, report = load(folder, "10e")
     ds = records["grey-knights/test-squad"]
     assert ds["transport"] == "This model has a transport capacity of 12 INFANTRY models."
+    assert ds["loadout"] == "This model is equipped with: storm bolter; armoured tracks."
     assert ds["abilities"] == [
         {"name": "Self Repair", "type": "datasheet", "text": "Regains 1 lost wound."},
         {"name": "Damaged: 1-5 Wounds Remaining", "type": "datasheet",
          "text": "While this model has 1-5 wounds remaining, subtract 1 from the Hit roll."}]
     plain = records["grey-knights/plain-squad"]
-    assert "transport" not in plain and plain["abilities"] == []
+    assert "transport" not in plain and "loadout" not in plain and plain["abilities"] == []
     # A range without its text: said, with the row and column, and left out.
     assert records["grey-knights/broken-squad"]["abilities"] == []
-    assert [(d.code, d.line, d.column) for d in report.diagnostics] == [("bad-damaged-profile", 4, 6)]
+    assert [(d.code, d.line, d.column) for d in report.diagnostics] == [("bad-damaged-profile", 4, 7)]
 
 
 def test_compositions_with_alternatives_and_costs_described_by_their_models(tmp_path):

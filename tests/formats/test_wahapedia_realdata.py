@@ -214,10 +214,15 @@ def test_datasheets_rows(records, tables, look):
             assert entry["publication"]["errata_date"] == f"{y}-{m}-{d}"
 
 
-def test_transport_and_damaged_columns_of_every_datasheet(records, tables, look):
-    transports = damaged = 0
+def test_loadout_transport_and_damaged_columns_of_every_datasheet(records, tables, look):
+    transports = damaged = loadouts = 0
     for r in tables["Datasheets.csv"]:
         rec = records[look["dsid"][r["id"]]]
+        if r["loadout"]:
+            loadouts += 1
+            assert words(rec["loadout"]) == words(r["loadout"]), rec["id"]
+        else:
+            assert "loadout" not in rec, rec["id"]
         if r["transport"]:
             transports += 1
             assert words(rec["transport"]) == words(r["transport"]), rec["id"]
@@ -231,8 +236,9 @@ def test_transport_and_damaged_columns_of_every_datasheet(records, tables, look)
             assert words(boxes[0]["text"]) == words(r["damaged_description"]), rec["id"]
         else:
             assert boxes == [], rec["id"]
-    # The July 2025 export: 174 datasheets with a transport capacity, 352 with a damaged profile.
-    assert (transports, damaged) == (174, 352)
+    # The July 2025 export: 1,617 of 1,624 datasheets print their loadout, 174 a transport capacity,
+    # 352 a damaged profile.
+    assert (loadouts, transports, damaged) == (1617, 174, 352)
 
 
 def test_model_rows(records, tables, look):

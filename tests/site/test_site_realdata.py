@@ -181,3 +181,30 @@ def test_a_core_stratagem_lists_its_targets_by_faction(whole, browser):
         assert first.locator("a").count() >= 1 and first.locator(".ws-role").count() >= 1
     finally:
         context.close()
+
+
+def test_a_land_raider_shows_its_wargear_transport_and_damaged_boxes(whole, browser):
+    """The Space Marines Land Raider as a player reads its page: the loadout, the transport capacity
+    and the damaged box, each where the build's record has it (BattleScribe prints no loadout)."""
+    import json
+
+    data = json.loads((whole / "json" / "warscribe.json").read_text(encoding="utf-8"))["data"]
+    rec = next(r for r in data["datasheet"] if r["id"] == "space-marines/land-raider")
+    damaged = [a["name"] for a in rec["abilities"] if a["name"].lower().startswith("damaged: 1-5")]
+    assert rec["transport"].startswith("This model has a transport capacity of 12") and damaged
+    browser_, base = browser
+    context = browser_.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(base + urls.record_url(rec))
+        text = page.inner_text("article")
+        headings = [h.strip().rstrip("¶").strip() for h in page.locator("article h2").all_inner_texts()]  # (¶: the permalink)
+        assert "Transport" in headings and "This model has a transport capacity of 12" in text
+        assert damaged[0] in text
+        if "loadout" in rec:
+            assert "Wargear" in headings and rec["loadout"] in text
+            assert rec["loadout"].startswith("This model is equipped with:")
+        else:
+            assert "Wargear" not in headings
+    finally:
+        context.close()

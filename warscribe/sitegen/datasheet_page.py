@@ -62,7 +62,9 @@ def datasheet(site: Site, ds: dict) -> Page:
     if weapons:
         page.section("Damage against reference targets", damage_table(site, page, weapons), anchor="damage")
     page.section("Abilities", abilities(site, page, ds))
-    page.section("Transport", el("p", site.text(page, ds["transport"], ds)) if ds.get("transport") else "")
+    # (Linker.text gives a paragraph per line: no <p> around it.)
+    page.section("Transport", site.text(page, ds.get("transport"), ds))
+    page.section("Wargear", site.text(page, ds.get("loadout"), ds))
     options = []
     for opt in ds.get("wargear_options", []):
         choices = "".join(el("li", site.text(page, c, ds)) for c in opt.get("choices", []))
