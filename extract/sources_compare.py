@@ -11,7 +11,8 @@ difference in the game's values, never in how a source writes them down:
   compared at all: faction abilities (army and detachment rules, which each source attaches
   to units its own way, under either type), weapon abilities listed on the unit, and what
   another source gives in a column of its own (invulnerable save, damaged profile, the
-  transport profile BattleScribe names after the unit, the Leader list);
+  transport profile BattleScribe names after the unit, the Leader list), except that the
+  wounds ranges of damaged boxes are compared where both sources give one;
 - model lines: the characteristics and the invulnerable save of each distinct profile;
 - the transport box: its numbers (capacity, the space a bulky model takes) and the kinds of
   model it cannot carry, not its wording.
