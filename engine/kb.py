@@ -142,6 +142,10 @@ def model_kinds(record: dict, models: int, field: str) -> list[ModelKind]:
             raise ScenarioError(f"{field}: datasheet {rid!r}: composition line {c['name']!r} matches no model profile ({names})")
         by_profile[matches[0]] = by_profile.get(matches[0], 0) + n
     keywords = frozenset(k.upper() for k in list(record.get("keywords", [])) + list(record.get("faction_keywords", [])))
+    # Keywords the datasheet prints for some models only (the Dark Apostle's CHARACTER, not his
+    # Disciples'): a kind has them when its profile lists them, and the others do not.
+    own = [frozenset(k.upper() for k in p.get("keywords") or ()) for p in profiles]
+    specific = frozenset().union(*own)
     fnp = None
     for ability in record.get("abilities", []):
         m = FEEL_NO_PAIN.match(str(ability.get("name", "")).strip())
@@ -154,5 +158,6 @@ def model_kinds(record: dict, models: int, field: str) -> list[ModelKind]:
         if missing:
             raise ScenarioError(f"{field}: datasheet {rid!r}, model {p['name']!r} lacks {', '.join(missing)}")
         out.append(ModelKind(name=p["name"], count=by_profile[i], toughness=p["T"], save=p["Sv"], wounds=p["W"],
-                             invulnerable=p.get("invulnerable"), feel_no_pain=fnp, keywords=keywords))
+                             invulnerable=p.get("invulnerable"), feel_no_pain=fnp,
+                             keywords=(keywords - specific) | own[i]))
     return out

@@ -83,6 +83,9 @@ CODES: dict[str, Code] = {
     "bad-characteristic": Code("error", "A model characteristic cannot be read.", "Repair the value in the source."),
     "bad-cost": Code("error", "A points cost is not a number.", "Repair the value in the source."),
     "bad-stratagem": Code("error", "A stratagem's CP cost or fields cannot be read; it was skipped.", "Repair the source."),
+    "unmatched-model-keyword": Code("warning", "A keyword the export prints for one model names no single model "
+                                    "profile of its datasheet; it stays the whole unit's keyword.",
+                                    "Nothing, unless the engine should treat that model apart (give it a profile)."),
     "bad-damaged-profile": Code("warning", "A datasheet's damaged profile lacks its wounds range ('1-5') or its "
                                 "text; it was left out of the abilities.", "Repair the damaged_w / damaged_description cells."),
     "extra-detachment-rule": Code("warning", "A detachment has a second rule; the first is kept.", "Check the source."),

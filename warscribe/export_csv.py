@@ -141,10 +141,13 @@ class _Edition:
                 "range": "Melee" if w["range"] is None else f'{w["range"]}"', "type": w["type"].capitalize(),
                 "A": w["attacks"], "BS_WS": "N/A" if w["skill"] is None else f'{w["skill"]}+', "S": w["strength"],
                 "AP": w["ap"], "D": w["damage"]})
-        for kw in ds["keywords"]:
-            t["Datasheets_keywords.csv"].append({"datasheet_id": did, "keyword": _cell(kw), "is_faction_keyword": "false"})
-        for kw in ds["faction_keywords"]:
-            t["Datasheets_keywords.csv"].append({"datasheet_id": did, "keyword": _cell(kw), "is_faction_keyword": "true"})
+        for kws, faction in ((ds["keywords"], "false"), (ds["faction_keywords"], "true")):
+            for kw in kws:
+                # A keyword of some models only: a row per model that has it, naming the model.
+                holders = [m["name"] for m in ds.get("models", []) if kw in (m.get("keywords") or ())] or [""]
+                for holder in holders:
+                    t["Datasheets_keywords.csv"].append({"datasheet_id": did, "keyword": _cell(kw), "model": _cell(holder),
+                                                         "is_faction_keyword": faction})
         for n, a in enumerate(ds["abilities"], start=1):
             name = a["name"] + (" (Psychic)" if a.get("psychic") else "")
             row = {"datasheet_id": did, "line": n, "type": a["type"].capitalize(), "description": _cell(a["text"])}

@@ -162,6 +162,7 @@ class DatasheetRows(Rows):
                           "units": list(dict.fromkeys(self.names[x["leader_id"]] for x in led_rows))}
             model_rows = models.get(did, [])
             profiles = self.models(model_rows)
+            self.model_keywords(profiles, keywords.get(did, []), fields["keywords"] + fields["faction_keywords"])
             record = records.datasheet(id=ds_id, name=name, ruleset=self.ruleset, faction=faction, **fields,
                                        leader=leader, led_by=led_by, models=profiles or records.OMIT)
             sighting = Sighting(record, rows, publication=publication)
@@ -183,6 +184,30 @@ class DatasheetRows(Rows):
             if kw and kw not in out:  # an empty cell is reported by the keyword records (keywords.py)
                 out.append(kw)
         return out
+
+    def model_keywords(self, profiles: list[dict], rows: list[Row], unit_order: list[str]) -> None:
+        """Keywords printed for one model only (the `model` column: 'DARK APOSTLE ONLY', 'TEMPESTOR
+        PRIME') go on that model's profile as well as on the unit. One that names no single profile
+        ('RAVENWING CHAMPION', who shares the squad's profile) stays the unit's, and is reported."""
+        for r in rows:
+            named = re.sub(r"\s+", " ", text(r["model"])).strip()
+            kw = keyword_of(r)
+            if not named or not kw or named.casefold() in _ALL_MODELS or not profiles:
+                continue
+            index = _profile_named(profiles, named)
+            if index is None:
+                r.error(self.report, "unmatched-model-keyword", "model",
+                        f"keyword {kw!r} is printed for {named!r}, which names no single model profile of the "
+                        f"datasheet ({', '.join(p['name'] for p in profiles)}); kept as the whole unit's",
+                        expected="the name of one model profile (Datasheets_models.csv)", level="warning")
+                continue
+            own = profiles[index].setdefault("keywords", [])
+            if kw not in own:
+                own.append(kw)
+        place = {k: i for i, k in enumerate(unit_order)}
+        for p in profiles:  # in the unit's order (so our own export, a row per holder, reads back alike)
+            if "keywords" in p:
+                p["keywords"].sort(key=lambda k: place.get(k, len(place)))
 
     def composition(self, rows: list[Row]) -> list[dict]:
         """Model lines with their min and max; a composition given as alternatives ('1 Runtherd and
@@ -423,6 +448,26 @@ class DatasheetRows(Rows):
                                     type=kind, **values, abilities=abilities)
             out.append(Sighting(record, [r], publication=publication))
         return out
+
+
+# The `model` cell of a keyword every model has.
+_ALL_MODELS = {"all", "all models"}
+
+
+def _profile_named(profiles: list[dict], named: str) -> int | None:
+    """The one model profile a keyword row's `model` cell names ('SAINT CELESTINE' is the profile
+    'CELESTINE', 'FABIUS BILE ONLY' is 'FABIUS BILE'), or None."""
+    def fold(name: str) -> str:
+        words = re.sub(r"\s+only$", "", re.sub(r"\s+", " ", name).strip().casefold()).split()
+        return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+
+    key = fold(named)
+    names = [fold(p["name"]) for p in profiles]
+    exact = [i for i, n in enumerate(names) if n == key]
+    if len(exact) == 1:
+        return exact[0]
+    within = [i for i, n in enumerate(names) if n and (f" {n} " in f" {key} " or f" {key} " in f" {n} ")]
+    return within[0] if len(within) == 1 else None
 
 
 def keyword_of(row: Row) -> str:

@@ -230,6 +230,35 @@ def test_loadout_transport_and_damaged_profile_columns(tmp_path):
     assert [(d.code, d.line, d.column) for d in report.diagnostics] == [("bad-damaged-profile", 4, 7)]
 
 
+def test_keywords_of_one_model_go_on_its_profile_and_survive_our_export(tmp_path):
+    (tmp_path / "in").mkdir()
+    folder = _export(tmp_path / "in", {
+        "Datasheets.csv": "id|name|faction_id|\n1|Dark Apostle|GK|\n2|Ravenwing Command Squad|GK|\n",
+        "Datasheets_models.csv": (
+            "datasheet_id|line|name|M|T|Sv|inv_sv|inv_sv_descr|W|Ld|OC|base_size|\n"
+            "1|1|DARK APOSTLE|6\"|4|3+|4+||5|6+|1||\n1|2|DARK DISCIPLE|6\"|4|3+|-||1|6+|1||\n"
+            "2|1|Ravenwing Command Squad|12\"|5|3+|-||4|6+|2||\n"),
+        "Datasheets_unit_composition.csv": "datasheet_id|line|description|\n1|1|1 Dark Apostle and 2 Dark Disciples|\n",
+        "Datasheets_keywords.csv": (
+            "datasheet_id|keyword|model|is_faction_keyword|\n"
+            "1|Infantry|ALL MODELS|false|\n1|Character|DARK APOSTLE ONLY|false|\n1|Grey Knights||true|\n"
+            "2|Mounted||false|\n2|Character|RAVENWING CHAMPION|false|\n")})
+    records, report = load(folder, "10e")
+    apostle = records["grey-knights/dark-apostle"]
+    assert apostle["keywords"] == ["INFANTRY", "CHARACTER"]  # the unit has every model's keywords
+    assert [m.get("keywords") for m in apostle["models"]] == [["CHARACTER"], None]
+    squad = records["grey-knights/ravenwing-command-squad"]
+    assert squad["keywords"] == ["MOUNTED", "CHARACTER"] and "keywords" not in squad["models"][0]
+    assert [(d.code, d.line, d.column) for d in report.diagnostics] == [("unmatched-model-keyword", 6, 3)]
+    # The engine's model kinds: only the Dark Apostle is a CHARACTER.
+    from warscribe.engine.kb import model_kinds
+    assert [(k.name, k.count, k.character) for k in model_kinds(apostle, 3, "target")] == [
+        ("DARK APOSTLE", 1, True), ("DARK DISCIPLE", 2, False)]
+    write_export(list(records.values()), tmp_path / "out")
+    back, _ = load(tmp_path / "out", "10e")
+    assert comparable(back["grey-knights/dark-apostle"], False) == comparable(apostle, False)
+
+
 def test_compositions_with_alternatives_and_costs_described_by_their_models(tmp_path):
     folder = _export(tmp_path, {
         "Datasheets_unit_composition.csv": (

@@ -143,7 +143,7 @@ def test_the_whole_game_builds_without_errors(out, records, diagnostics):
     # What the export itself gets wrong, each row located; nothing the reader cannot read.
     assert set(codes) <= {"empty-field", "unknown-reference", "weapon-ability", "bad-composition",
                           "stratagem-mismatch", "scraping-typo", "unused-publication", "unread-table",
-                          "conflicting-duplicate", "id-collision"}, codes
+                          "conflicting-duplicate", "id-collision", "unmatched-model-keyword"}, codes
     assert not any(d["code"] == "unresolved-reference" for d in diagnostics)  # core and faction abilities resolve
 
 
@@ -308,6 +308,33 @@ def test_keyword_rows(records, tables, look, at):
         assert provenance_at(record, "Datasheets_keywords.csv", r["_line"])
     for kw in ("REGIMENTAL ATTACHÉS", "‘IRON HAND’ STRAKEN", "KHÂRN THE BETRAYER", "NOB WITH WAAAGH! BANNER"):
         assert records[ids.keyword("10e", kw)]["name"] == kw
+
+
+def test_keywords_of_one_model_are_on_its_profile(records, tables, look, at):
+    """Every keyword row naming a model: on the one profile of that name (' ONLY' aside), else reported."""
+    profiles = collections.defaultdict(list)
+    for r in tables["Datasheets_models.csv"]:
+        profiles[r["datasheet_id"]].append(plain(r["name"]).strip())
+    placed = reported = 0
+    for r in tables["Datasheets_keywords.csv"]:
+        model = re.sub(r"\s+only$", "", plain(r["model"]).strip(), flags=re.I)
+        kw = re.sub(r"\s+", " ", plain(r["keyword"])).strip().upper()
+        if not model or model.casefold() in ("all", "all models") or not kw or not profiles[r["datasheet_id"]]:
+            continue
+        ds = records[look["dsid"][r["datasheet_id"]]]
+        exact = [name for name in profiles[r["datasheet_id"]] if name.casefold() == model.casefold()]
+        if len(exact) == 1:
+            placed += 1
+            [profile] = [m for m in ds["models"] if m["name"].strip().casefold() == exact[0].casefold()]
+            assert kw in profile["keywords"], (ds["id"], kw)
+        elif not any(kw in (m.get("keywords") or ()) for m in ds["models"]):
+            reported += 1
+            assert any(d["code"] == "unmatched-model-keyword" for d in at[("Datasheets_keywords.csv", r["_line"])])
+    # The July 2025 export: rows naming a profile exactly, and the 23 that name none (a Ravenwing
+    # Champion, an Astropath sharing their squad's profile).
+    assert placed > 100 and reported == 23
+    apostle = records["chaos-space-marines/dark-apostle"]
+    assert [m.get("keywords") for m in apostle["models"]] == [["DARK APOSTLE", "CHARACTER"], None]
 
 
 def test_ability_rows(records, tables, look):
