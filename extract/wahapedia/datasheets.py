@@ -189,10 +189,13 @@ class DatasheetRows(Rows):
         """Keywords printed for one model only (the `model` column: 'DARK APOSTLE ONLY', 'TEMPESTOR
         PRIME') go on that model's profile as well as on the unit. One that names no single profile
         ('RAVENWING CHAMPION', who shares the squad's profile) stays the unit's, and is reported."""
+        # A keyword also printed for every model (no model named, or 'ALL MODELS') is everyone's.
+        everyone = {keyword_of(r) for r in rows if re.sub(r"\s+", " ", text(r["model"])).strip().casefold()
+                    in _ALL_MODELS | {""}}
         for r in rows:
             named = re.sub(r"\s+", " ", text(r["model"])).strip()
             kw = keyword_of(r)
-            if not named or not kw or named.casefold() in _ALL_MODELS or not profiles:
+            if not named or not kw or named.casefold() in _ALL_MODELS or not profiles or kw in everyone:
                 continue
             index = _profile_named(profiles, named)
             if index is None:

@@ -242,14 +242,15 @@ def test_keywords_of_one_model_go_on_its_profile_and_survive_our_export(tmp_path
         "Datasheets_keywords.csv": (
             "datasheet_id|keyword|model|is_faction_keyword|\n"
             "1|Infantry|ALL MODELS|false|\n1|Character|DARK APOSTLE ONLY|false|\n1|Grey Knights||true|\n"
+            "1|Grenades||false|\n1|Grenades|DARK APOSTLE|false|\n"  # printed for everyone too: everyone's
             "2|Mounted||false|\n2|Character|RAVENWING CHAMPION|false|\n")})
     records, report = load(folder, "10e")
     apostle = records["grey-knights/dark-apostle"]
-    assert apostle["keywords"] == ["INFANTRY", "CHARACTER"]  # the unit has every model's keywords
+    assert apostle["keywords"] == ["INFANTRY", "CHARACTER", "GRENADES"]  # the unit has every model's keywords
     assert [m.get("keywords") for m in apostle["models"]] == [["CHARACTER"], None]
     squad = records["grey-knights/ravenwing-command-squad"]
     assert squad["keywords"] == ["MOUNTED", "CHARACTER"] and "keywords" not in squad["models"][0]
-    assert [(d.code, d.line, d.column) for d in report.diagnostics] == [("unmatched-model-keyword", 6, 3)]
+    assert [(d.code, d.line, d.column) for d in report.diagnostics] == [("unmatched-model-keyword", 8, 3)]
     # The engine's model kinds: only the Dark Apostle is a CHARACTER.
     from warscribe.engine.kb import model_kinds
     assert [(k.name, k.count, k.character) for k in model_kinds(apostle, 3, "target")] == [
