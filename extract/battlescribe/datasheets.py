@@ -5,8 +5,8 @@ A datasheet's parts are read by their own modules: :mod:`.walk` gathers what its
 holds in the army, :mod:`.composition` its model lines and points, :mod:`.abilities`,
 :mod:`.weapons` and :mod:`.options` the rest. Keywords are the categories of the unit,
 of the link that offers it (a faction keyword the army's link adds) and of its models
-(a model's own keywords: GHAZGHKULL THRAKA, WARBOSS), with the category modifiers that
-hold in the army.
+(a model's own keywords: GHAZGHKULL THRAKA, WARBOSS, which its profile lists too), with the
+category modifiers that hold in the army.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def datasheet(out: Output, offer: Offer) -> None:
         points=composition.points(out, walk, ways, walk.unit.scope), abilities=unit_abilities,
         transport=transport or records.OMIT,
         weapons=weapons(out, walk, ds_id, data.ruleset), wargear_options=options(walk, lines),
-        leader=leader or records.OMIT, models=_models(out, walk))
+        leader=leader or records.OMIT, models=_models(out, walk, keywords))
     also = []
     if link is not None and (offer.item_file is not data or any(link.get(k) for k in _LINK_GIVES)):
         # A link from another file (a library's unit in a faction's army), or one that adds to its
@@ -186,8 +186,9 @@ def _modified_categories(out: Output, obj: dict, data: DataFile, scope: Scope) -
     return found
 
 
-def _models(out: Output, walk: Walk) -> list[dict]:
-    """One model per model kind, each with its own invulnerable save (else the unit's)."""
+def _models(out: Output, walk: Walk, keywords: list[str]) -> list[dict]:
+    """One model per model kind, each with its own invulnerable save (else the unit's) and the
+    keywords of its own (``_own_keywords``)."""
     unit = walk.unit
     owners = [m for m in walk.models if m is not unit] or [unit]
     if unit.obj.get("type") == "model":
@@ -198,17 +199,47 @@ def _models(out: Output, walk: Walk) -> list[dict]:
             by_owner.setdefault(id(f.owner), []).append(f)
     invs = invulnerables(walk)
     models: list[dict] = []
+    owners_of: list[list[Model]] = []  # the model entries each profile stands for
+
+    def add(model: dict | None, owner: Model) -> None:
+        if not model:
+            return
+        if model in models:
+            owners_of[models.index(model)].append(owner)
+        else:
+            models.append(model)
+            owners_of.append([owner])
+
     for owner in owners:
         for f in by_owner.get(id(owner)) or by_owner.get(id(unit)) or []:
-            model = _model(out, f, model_invulnerable(invs, owner, unit))
-            if model and model not in models:
-                models.append(model)
+            add(_model(out, f, model_invulnerable(invs, owner, unit)), owner)
     for f in walk.profiles:  # a Unit profile of a model not counted above (held by wargear)
         if f.profile.get("typeName") == "Unit" and id(f.owner) not in {id(o) for o in owners} and f.owner is not unit:
-            model = _model(out, f, model_invulnerable(invs, f.owner, unit))
-            if model and model not in models:
-                models.append(model)
+            add(_model(out, f, model_invulnerable(invs, f.owner, unit)), f.owner)
+    _own_keywords(out, models, owners_of, unit, keywords)
     return models
+
+
+def _own_keywords(out: Output, models: list[dict], owners_of: list[list[Model]], unit: Model,
+                  keywords: list[str]) -> None:
+    """A keyword the data gives some model entries and not others is those models' own, even
+    where the unit's entry lists it too (the Tempestor Prime's Character, and the unit's, in a
+    Command Squad of Tempestus Scions); one no model entry repeats is everyone's (Ghazghkull
+    Thraka's Character, on the unit alone: Makari is one too). A profile has a keyword of its
+    own when every entry it stands for has it."""
+    if len(models) < 2:
+        return
+    def words(m: Model) -> set[str]:
+        if m is unit:
+            return set()
+        names = [clean_name(str(c.get("name") or "")) for obj in (m.obj, m.link) if obj
+                 for c in obj.get("categoryLinks") or [] if isinstance(c, dict) and not flag(c.get("hidden"))]
+        return {n.upper() for n in names if n and not n.startswith("Faction: ")} & set(keywords)
+    own = [set.intersection(*(words(o) for o in group)) for group in owners_of]
+    for model, mine in zip(models, own):
+        specific = [k for k in keywords if k in mine and any(k not in other for other in own)]
+        if specific:
+            model["keywords"] = specific
 
 
 def _model(out: Output, found, invulnerable: tuple[int, str | None] | None) -> dict | None:

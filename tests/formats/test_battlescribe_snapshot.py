@@ -295,3 +295,23 @@ def test_issue27_group_names_are_not_model_lines(sheets07):
     assert left == {"aeldari/corsair-voidreavers", "aeldari/corsair-voidscarred", "drukhari/corsair-voidreavers",
                     "drukhari/corsair-voidscarred", "imperial-agents/fortis-kill-team-legends",
                     "imperial-agents/proteus-kill-team-legends"}
+
+
+def test_keywords_of_one_model_are_its_profile_s(sheets07):
+    """A category the data repeats on some model entries (the Tempestor Prime's Character) is those
+    models' own; one on the unit alone is everyone's (Ghazghkull Thraka's Character: Makari is one)."""
+    from warscribe.engine.kb import model_kinds
+
+    squad = sheets07["astra-militarum/militarum-tempestus-command-squad"]
+    own = {m["name"]: m.get("keywords") for m in squad["models"]}
+    assert "CHARACTER" in own["Tempestor Prime"] and not own["Tempestus Scion"]
+    assert "CHARACTER" in squad["keywords"]  # the unit has every model's keywords
+    assert {k.name: k.character for k in model_kinds(squad, 5, "target")} == {"Tempestus Scion": False,
+                                                                              "Tempestor Prime": True}
+    ghaz = sheets07["orks/ghazghkull-thraka"]
+    own = {m["name"]: m.get("keywords") or [] for m in ghaz["models"]}
+    assert "WARBOSS" in own["Ghazghkull Thraka"] and "CHARACTER" not in own["Ghazghkull Thraka"]
+    assert all(k.character for k in model_kinds(ghaz, 2, "target"))
+    # 35 datasheets of this snapshot have keywords of one model (34 of Wahapedia's export of that week,
+    # whose model column names the CHARACTER models alike on every unit both give: 27 of 27).
+    assert sum(1 for ds in sheets07.values() if any(m.get("keywords") for m in ds.get("models", []))) == 35
