@@ -74,7 +74,7 @@ def datasheet(out: Output, offer: Offer) -> None:
     if out.get(ds_id) is not None:
         _same_id(out, offer, ds_id)
         return
-    keywords, faction_keywords = _keywords(out, walk, offer)
+    keywords, faction_keywords, of_models = _keywords(out, walk, offer)
     ways = composition.fieldings(walk)
     lines = composition.lines(walk, ways)
     unit_abilities, leader, transport = abilities(out, walk, faction)
@@ -84,7 +84,7 @@ def datasheet(out: Output, offer: Offer) -> None:
         points=composition.points(out, walk, ways, walk.unit.scope), abilities=unit_abilities,
         transport=transport or records.OMIT,
         weapons=weapons(out, walk, ds_id, data.ruleset), wargear_options=options(walk, lines),
-        leader=leader or records.OMIT, models=_models(out, walk, keywords))
+        leader=leader or records.OMIT, models=_models(out, walk, keywords, of_models))
     also = []
     if link is not None and (offer.item_file is not data or any(link.get(k) for k in _LINK_GIVES)):
         # A link from another file (a library's unit in a faction's army), or one that adds to its
@@ -120,24 +120,26 @@ def _left_out(out: Output, walk: Walk, ds_id: str) -> None:
                       f"{name} on {ds_id}")
 
 
-def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[str]]:
-    """The unit's keywords and faction keywords, each category noted for its keyword record."""
+def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[str], dict[int, set[str]]]:
+    """The unit's keywords and faction keywords, each category noted for its keyword record; and
+    the keywords each model entry gives itself (by ``id`` of the Model)."""
     unit = walk.unit
-    holders: list[tuple[dict, DataFile]] = [(unit.obj, unit.file)]
+    holders: list[tuple[dict, DataFile, Model | None]] = [(unit.obj, unit.file, None)]
     if unit.link is not None:
-        holders.append((unit.link, offer.item_file))
+        holders.append((unit.link, offer.item_file, None))
     for m in walk.models:
         if m is not unit:
-            holders.append((m.obj, m.file))
+            holders.append((m.obj, m.file, m))
             if m.link is not None:
-                holders.append((m.link, m.file))
-    links: list[tuple[dict, DataFile]] = []
-    for obj, f in holders:
-        links += [(c, f) for c in obj.get("categoryLinks") or [] if isinstance(c, dict) and not flag(c.get("hidden"))]
-        links += _modified_categories(out, obj, f, unit.scope)
-    removed = {str(c.get("targetId")) for c, _f in links if c.get("$removed")}
+                holders.append((m.link, m.file, m))
+    links: list[tuple[dict, DataFile, Model | None]] = []
+    for obj, f, m in holders:
+        links += [(c, f, m) for c in obj.get("categoryLinks") or [] if isinstance(c, dict) and not flag(c.get("hidden"))]
+        links += [(c, cf, m) for c, cf in _modified_categories(out, obj, f, unit.scope)]
+    removed = {str(c.get("targetId")) for c, _f, _m in links if c.get("$removed")}
     faction_keywords, keywords = [], []
-    for c, f in links:
+    of_models: dict[int, set[str]] = {}
+    for c, f, m in links:
         if c.get("$removed") or str(c.get("targetId")) in removed:
             continue
         target = out.index.find(f, str(c.get("targetId")), ("categoryEntry",)) if c.get("targetId") else None
@@ -150,10 +152,12 @@ def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[st
                      expected="letters (accented ones too), digits, spaces, hyphens, apostrophes", found=cname)
             continue
         into = faction_keywords if cname.startswith("Faction: ") else keywords
+        if m is not None and into is keywords:
+            of_models.setdefault(id(m), set()).add(word)
         if word not in into:
             into.append(word)
             out.categories.setdefault((f.ruleset, word), []).append((f, c, cname.startswith("Faction: ")))
-    return keywords, faction_keywords
+    return keywords, faction_keywords, of_models
 
 
 _ALLIED = re.compile(r"\ballie[sd]\b", re.I)
@@ -186,7 +190,7 @@ def _modified_categories(out: Output, obj: dict, data: DataFile, scope: Scope) -
     return found
 
 
-def _models(out: Output, walk: Walk, keywords: list[str]) -> list[dict]:
+def _models(out: Output, walk: Walk, keywords: list[str], of_models: dict[int, set[str]]) -> list[dict]:
     """One model per model kind, each with its own invulnerable save (else the unit's) and the
     keywords of its own (``_own_keywords``)."""
     unit = walk.unit
@@ -216,12 +220,12 @@ def _models(out: Output, walk: Walk, keywords: list[str]) -> list[dict]:
     for f in walk.profiles:  # a Unit profile of a model not counted above (held by wargear)
         if f.profile.get("typeName") == "Unit" and id(f.owner) not in {id(o) for o in owners} and f.owner is not unit:
             add(_model(out, f, model_invulnerable(invs, f.owner, unit)), f.owner)
-    _own_keywords(out, models, owners_of, unit, keywords)
+    _own_keywords(models, owners_of, keywords, of_models)
     return models
 
 
-def _own_keywords(out: Output, models: list[dict], owners_of: list[list[Model]], unit: Model,
-                  keywords: list[str]) -> None:
+def _own_keywords(models: list[dict], owners_of: list[list[Model]], keywords: list[str],
+                  of_models: dict[int, set[str]]) -> None:
     """A keyword the data gives some model entries and not others is those models' own, even
     where the unit's entry lists it too (the Tempestor Prime's Character, and the unit's, in a
     Command Squad of Tempestus Scions); one no model entry repeats is everyone's (Ghazghkull
@@ -229,13 +233,7 @@ def _own_keywords(out: Output, models: list[dict], owners_of: list[list[Model]],
     own when every entry it stands for has it."""
     if len(models) < 2:
         return
-    def words(m: Model) -> set[str]:
-        if m is unit:
-            return set()
-        names = [clean_name(str(c.get("name") or "")) for obj in (m.obj, m.link) if obj
-                 for c in obj.get("categoryLinks") or [] if isinstance(c, dict) and not flag(c.get("hidden"))]
-        return {n.upper() for n in names if n and not n.startswith("Faction: ")} & set(keywords)
-    own = [set.intersection(*(words(o) for o in group)) for group in owners_of]
+    own = [set.intersection(*(of_models.get(id(o), set()) for o in group)) for group in owners_of]
     for model, mine in zip(models, own):
         specific = [k for k in keywords if k in mine and any(k not in other for other in own)]
         if specific:

@@ -189,12 +189,10 @@ class DatasheetRows(Rows):
         """Keywords printed for one model only (the `model` column: 'DARK APOSTLE ONLY', 'TEMPESTOR
         PRIME') go on that model's profile as well as on the unit. One that names no single profile
         ('RAVENWING CHAMPION', who shares the squad's profile) stays the unit's, and is reported."""
+        cells = [(r, _model_cell(r), keyword_of(r)) for r in rows]
         # A keyword also printed for every model (no model named, or 'ALL MODELS') is everyone's.
-        everyone = {keyword_of(r) for r in rows if re.sub(r"\s+", " ", text(r["model"])).strip().casefold()
-                    in _ALL_MODELS | {""}}
-        for r in rows:
-            named = re.sub(r"\s+", " ", text(r["model"])).strip()
-            kw = keyword_of(r)
+        everyone = {kw for _r, named, kw in cells if named.casefold() in _ALL_MODELS | {""}}
+        for r, named, kw in cells:
             if not named or not kw or named.casefold() in _ALL_MODELS or not profiles or kw in everyone:
                 continue
             index = _profile_named(profiles, named)
@@ -455,6 +453,11 @@ class DatasheetRows(Rows):
 
 # The `model` cell of a keyword every model has.
 _ALL_MODELS = {"all", "all models"}
+
+
+def _model_cell(row: Row) -> str:
+    """The `model` cell of a Datasheets_keywords.csv row, spaces folded ('' for every model)."""
+    return re.sub(r"\s+", " ", text(row["model"])).strip()
 
 
 def _profile_named(profiles: list[dict], named: str) -> int | None:
