@@ -181,9 +181,8 @@ def plan(ruleset: str, target: Target) -> Plan:
     return _plan(ruleset, target.model_kinds(), target.attached)
 
 
-@lru_cache(maxsize=64)
 def _plan(ruleset: str, kinds: tuple[ModelKind, ...], attached: bool) -> Plan:
-    return Plan(ruleset, kinds, attached)
+    return _PLANS.get((ruleset, kinds, attached))
 
 
 class Plan:
@@ -240,6 +239,9 @@ class Plan:
             before_c = np.cumsum([0] + [1 if x == k else 0 for x in chars.kind_of])
             self.slain_of_kind.append(before_b[b_first][self.rb] + before_c[c_first][self.rc])
         self._current: dict[int | None, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        # At most: the arrays above, and four per floor ``current`` is asked for.
+        self.cells = size * (10 + len(kinds) + 4 * (chars.total + 2))
+        self.kept: _Kept | None = None
 
     def current(self, floor: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The model an event goes to, per state: (row, kind, in B, in C).
@@ -301,6 +303,9 @@ class Chain:
         self.powers = start[None]
         self.rewards: list[tuple[float, float]] = []  # the expected reward of an event at each power
         self.destroyed: int | None = None  # the first power with every model slain
+        # The numbers it holds (``_CHAINS`` keeps chains within a budget of them); the powers grow.
+        self.cells = self.stay.size + self.source.size + self.terms.size + unsaved.size + damage.size + size
+        self.kept: _Kept | None = None
 
     def step(self, v: np.ndarray) -> np.ndarray:
         """v T: one event applied (to every row).
@@ -501,6 +506,9 @@ class Chain:
             d = (cur * self.damage).cumsum(axis=-1)[0, -1]
             self.rewards.append((float(u), float(d)))
             self.powers = np.concatenate([self.powers, self.step(cur)[None]])
+            self.cells += cur.size
+            if self.kept is not None:
+                self.kept.cells += cur.size
         return None
 
     def power_series(self, vectors: list[np.ndarray], reward: Reward) -> np.ndarray:
@@ -588,10 +596,47 @@ GATHER_CELLS = 2048
 MEMO_CELLS = 50_000
 
 
-# A chain depends on the unit and on each kind's save and damage, not on the weapon that
-# made them: many weapons (every AP -1 Damage 1 gun against one unit) share it.
-@lru_cache(maxsize=128)
+class _Kept:
+    """What was made most recently, up to ``entries`` of them and ``cells`` numbers in all.
+
+    For the values each unit needs whatever shoots at it (its ``Plan``, its ``Chain``s):
+    every weapon against every target meets a few per target, and a bound on their count
+    alone (128 chains before) let a cycle of a few hundred scenarios rebuild them on every
+    call, about half its time. A value is counted by the numbers it holds (``.cells``);
+    a chain's powers add to them as they grow (``Chain._grow``, through ``.kept``).
+    """
+
+    def __init__(self, make, entries: int, cells: int):
+        self.make, self.entries, self.budget = make, entries, cells
+        self.values: OrderedDict = OrderedDict()
+        self.cells = 0
+
+    def get(self, key: tuple):
+        found = self.values.get(key)
+        if found is not None:
+            self.values.move_to_end(key)
+            return found
+        value = self.values[key] = self.make(*key)
+        value.kept = self
+        self.cells += value.cells
+        while len(self.values) > 1 and (len(self.values) > self.entries or self.cells > self.budget):
+            _, old = self.values.popitem(last=False)
+            old.kept = None
+            self.cells -= old.cells
+        return value
+
+    def clear(self) -> None:
+        for value in self.values.values():
+            value.kept = None
+        self.values.clear()
+        self.cells = 0
+
+
 def _chain(p: Plan, floor: int | None, fails: tuple[float, ...], throughs: tuple[tuple[float, ...], ...]) -> Chain:
+    return _CHAINS.get((p, floor, fails, throughs))
+
+
+def _make_chain(p: Plan, floor: int | None, fails: tuple[float, ...], throughs: tuple[tuple[float, ...], ...]) -> Chain:
     kinds = p.lay.kinds
     reach = min(p.wmax, max(len(t) for t in throughs) - 1)
     # rows[1 + kind x (wmax + 1) + w][j] = P(an event removes j wounds from a model with w left).
@@ -609,6 +654,12 @@ def _chain(p: Plan, floor: int | None, fails: tuple[float, ...], throughs: tuple
     unsaved = np.array(list(fails) + [0.0])[kind]
     damage = np.array(means + [0.0])[kind]
     return Chain(table[row, 0], steps, unsaved, damage)
+
+
+# About 64 MB of chains and as much of plans at most: a unit of a few hundred states holds
+# well under 100 kB of either; the largest allowed (20,000 states) some megabytes.
+_CHAINS = _Kept(_make_chain, entries=4096, cells=8_000_000)
+_PLANS = _Kept(Plan, entries=1024, cells=8_000_000)
 
 
 @lru_cache(maxsize=1024)

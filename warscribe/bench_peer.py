@@ -301,6 +301,38 @@ def families_side_by_side(peer: Peer, rounds: int) -> None:
     print(f"the cliff of issue 24, {loadout} vs {target} ({ruleset}): ours {a * 1e3:.2f} ms, peer {b * 1e3:.2f} ms")
 
 
+def matrix_side_by_side(peer: Peer, rounds: int) -> None:
+    """Every family scenario in turn, as a matrix of new scenarios in one process meets them.
+
+    Each of our calls is a first call (``forget_calls``); what each unit needs whatever
+    shoots at it (its plan and chains) is kept as a long-running process keeps it, within
+    its bounds. A round takes every scenario once, ours then the peer's (or the other way
+    round, by turns); the median round gives the time per call.
+    """
+    cases = [(data, peer_view(data)) for _, scenarios in families() for _, data in scenarios]
+
+    def ours() -> None:
+        for data, _ in cases:
+            forget_calls()
+            evaluate(data)
+
+    def theirs() -> None:
+        for _, (groups, ref) in cases:
+            peer.run_groups(groups, ref, {})
+
+    ours()
+    times: list[list[float]] = [[], []]
+    for r in range(rounds):
+        order = [(0, ours), (1, theirs)] if r % 2 == 0 else [(1, theirs), (0, ours)]
+        for i, fn in order:
+            start = time.perf_counter()
+            fn()
+            times[i].append((time.perf_counter() - start) / len(cases))
+    a, b = statistics.median(times[0]), statistics.median(times[1])
+    print(f"A matrix of new scenarios (the {len(cases)} family scenarios in turn, first calls, median of {rounds} "
+          f"rounds): ours {a * 1e3:.3f} ms per call, peer {b * 1e3:.3f} ms; peer/ours {b / a:.2f}x")
+
+
 def one_kind_side_by_side(peer: Peer, rounds: int) -> None:
     """A unit written as a one-kind list against the same unit as a single profile (and the peer)."""
     single_t, listed_t, peer_t, ratios = [], [], [], []
@@ -347,12 +379,16 @@ def side_by_side(peer_path: str | Path, repeat: int) -> int:
     print()
     families_side_by_side(peer, min(repeat, FAMILY_ROUNDS))
     print()
+    matrix_side_by_side(peer, min(repeat, MATRIX_ROUNDS))
+    print()
     one_kind_side_by_side(peer, min(repeat, FAMILY_ROUNDS))
     return 0
 
 
 # Rounds per family scenario: a family has dozens of scenarios, each timed on its own.
 FAMILY_ROUNDS = 40
+# Rounds of the whole matrix (each a few hundred calls on either side).
+MATRIX_ROUNDS = 7
 
 
 def growth(repeat: int) -> None:

@@ -149,3 +149,36 @@ def test_a_lone_devastating_group_gives_the_same_bits_again(ruleset):
     again = evaluate(copy.deepcopy(data))
     assert repr(again.to_json()) == repr(first.to_json())
     assert 0 < again.expected_models_slain <= 10
+
+
+def test_chains_and_plans_are_kept_within_their_count_and_their_numbers():
+    """Each unit's plan and chains are kept by the numbers they hold, a chain's powers included as they grow;
+    the oldest go first, and a result never depends on what was kept."""
+    from warscribe.engine import groups as G
+
+    data = _data()
+    reference = repr(evaluate(data).to_json())
+    kept = G._Kept(G._make_chain, entries=3, cells=10**9)
+    plan = G.plan("11e", parse_scenario(data).target)
+    keys = [(plan, None, (f, 1.0), ((0.0, 1.0), (0.0, 1.0))) for f in (0.5, 0.25, 0.125, 0.0625)]
+    chains = [kept.get(key) for key in keys]
+    assert list(kept.values) == keys[1:] and chains[0].kept is None
+    assert kept.get(keys[3]) is chains[3]
+    assert kept.cells == sum(c.cells for c in chains[1:])
+    before = chains[3].cells
+    chains[3]._grow(5)
+    assert chains[3].cells > before and kept.cells == sum(c.cells for c in chains[1:])
+    # A budget of numbers: only the chain made last is left once the others exceed it.
+    small = G._Kept(G._make_chain, entries=100, cells=chains[1].cells + 1)
+    for key in keys:
+        small.get(key)
+    assert list(small.values) == keys[3:] and small.cells == small.values[keys[3]].cells
+    small.clear()
+    assert small.cells == 0 and not small.values
+
+    G._CHAINS.clear()
+    G._PLANS.clear()
+    S._PARSED.clear()
+    G._PROFILES.clear()
+    G._FRESH.clear()
+    assert repr(evaluate(data).to_json()) == reference
