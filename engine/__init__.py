@@ -58,9 +58,11 @@ def evaluate(scenario: Scenario | dict | str | Path, kb: KnowledgeBase | dict | 
 
 
 def forget_calls() -> None:
-    """Drop what is kept from earlier calls (checked scenarios, group profiles, the
-    untouched unit after [DEVASTATING WOUNDS]), so the next call costs what a first call
-    costs: the bench times first calls with it. Results never depend on it."""
+    """Drop what is kept of earlier scenarios (checked scenarios, group profiles, the
+    untouched unit after [DEVASTATING WOUNDS]), so the next call costs what a new
+    scenario of known weapons and units costs (every weapon against every target): the
+    bench times first calls with it. What belongs to one weapon or one unit stays (the
+    weapons and targets built, each unit's plan and chains). Results never depend on it."""
     from warscribe.engine import groups, scenario
 
     scenario._PARSED.clear()

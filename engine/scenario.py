@@ -8,8 +8,10 @@ the field path, e.g. ``attacker.weapons[0].weapon.abilities[1]``.
 
 from __future__ import annotations
 
+import copy
 import io
 import pickle
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
@@ -120,7 +122,7 @@ def _abilities(values, field: str) -> tuple[dict, ...]:
         if isinstance(value, dict):
             if value["id"] == "custom":
                 raise ScenarioError(f"{where}: unknown weapon ability {value.get('name', value['text'])!r}")
-            out.append(value)
+            out.append(copy.deepcopy(value))  # the weapon is kept (``_kept``): never the caller's object
             continue
         ability, problems = _parsed_ability(value)
         if ability is None or ability["id"] == "custom":
@@ -237,6 +239,11 @@ def _check_kinds_work(scenario: Scenario) -> None:
 # base are kept (a ``ref`` or named effect depends on the bundle as well as the dict).
 _PARSED: dict[bytes, Scenario] = {}
 PARSED_ENTRIES = 512
+# Weapons (by their inline profile) and targets (by theirs and the ruleset, which orders
+# the kinds) built before (``_kept``); a target given by reference is built every time.
+_WEAPONS: OrderedDict = OrderedDict()
+_TARGETS: OrderedDict = OrderedDict()
+PARTS_KEPT = 1024
 # A key longer than this is not kept (a scenario of a few groups is well under 1 KB).
 PARSED_KEY_BYTES = 32_768
 
@@ -306,12 +313,17 @@ def _parse(data: dict, kb) -> Scenario:
             if weapon.ruleset:
                 ref_rulesets.add(weapon.ruleset)
         else:
-            weapon = _inline_weapon(entry["weapon"], f"{field}.weapon")
+            profile = entry["weapon"]
+            weapon = _kept(_WEAPONS, _exact_key(profile), None, lambda: _inline_weapon(profile, f"{field}.weapon"))
         _check_size(weapon, f"{field}.{'ref' if 'ref' in entry else 'weapon'}")
         groups.append(Group(models=entry["models"], weapon=weapon))
 
     t = data["target"]
-    target, target_rulesets = _target(t, kb)
+    if "ref" in t:
+        key, (target, target_rulesets) = None, _target(t, kb)
+    else:
+        key = _exact_key(t)
+        target, target_rulesets = _kept(_TARGETS, key, "as given", lambda: _target(t, kb)[0]), set()
     ruleset = data.get("ruleset")
     if ruleset is None:
         ref_rulesets |= target_rulesets
@@ -320,15 +332,7 @@ def _parse(data: dict, kb) -> Scenario:
                 f"ruleset: the referenced records come from {' and '.join(sorted(ref_rulesets))}; say which ruleset to use"
             )
         ruleset = ref_rulesets.pop() if ref_rulesets else CURRENT_RULESET
-    if target.kinds:
-        total = sum(k.count * k.wounds for k in target.kinds)
-        if total > MAX_TARGET_WOUNDS:
-            raise ScenarioError(f"target: its models have {total} wounds in total, more than {MAX_TARGET_WOUNDS}")
-        target = _allocated(target, t.get("allocation_order"), ruleset)
-    elif target.models * target.wounds > MAX_TARGET_WOUNDS:
-        raise ScenarioError(
-            f"target: {target.models} models x {target.wounds} wounds is more than {MAX_TARGET_WOUNDS} wounds in total"
-        )
+    target = _kept(_TARGETS, key, ruleset, lambda: _checked_target(target, t, ruleset))
     c = data.get("conditions")
     m = data.get("modifiers")
     scenario = Scenario(
@@ -345,6 +349,41 @@ def _parse(data: dict, kb) -> Scenario:
         scenario = apply_effects(scenario, named, _knowledge_base(kb).bundle)
     _check_work(scenario)
     return scenario
+
+
+def _checked_target(target: Target, t: dict, ruleset: str) -> Target:
+    """The target's size checked, and its kinds in allocation order."""
+    if target.kinds:
+        total = sum(k.count * k.wounds for k in target.kinds)
+        if total > MAX_TARGET_WOUNDS:
+            raise ScenarioError(f"target: its models have {total} wounds in total, more than {MAX_TARGET_WOUNDS}")
+        return _allocated(target, t.get("allocation_order"), ruleset)
+    if target.models * target.wounds > MAX_TARGET_WOUNDS:
+        raise ScenarioError(
+            f"target: {target.models} models x {target.wounds} wounds is more than {MAX_TARGET_WOUNDS} wounds in total"
+        )
+    return target
+
+
+def _kept(store: OrderedDict, key: bytes | None, extra, build):
+    """``build()``, or what it gave before for the same exact input (``key``, from ``_exact_key``;
+    None: nothing is kept) and ``extra``.
+
+    The weapons and targets of a matrix repeat across its scenarios (every weapon against
+    every target), each scenario new: a new scenario of known parts checks the whole
+    input but builds only what it has not seen. A part that failed is never kept.
+    """
+    if key is None:
+        return build()
+    key = (key, extra)
+    found = store.get(key)
+    if found is not None:
+        store.move_to_end(key)
+        return found
+    value = store[key] = build()
+    if len(store) > PARTS_KEPT:
+        store.popitem(last=False)
+    return value
 
 
 def _target(t: dict, kb) -> tuple[Target, set[str]]:

@@ -257,7 +257,7 @@ def _quartiles(values: list[float]) -> tuple[float, float, float]:
 
 
 def _first_call(data: dict) -> None:
-    """``evaluate(data)`` as if never called before: what a matrix of new scenarios pays."""
+    """``evaluate(data)`` as a new scenario of known weapons and units (``forget_calls``): what a matrix pays."""
     forget_calls()
     evaluate(data)
 
@@ -304,33 +304,51 @@ def families_side_by_side(peer: Peer, rounds: int) -> None:
 def matrix_side_by_side(peer: Peer, rounds: int) -> None:
     """Every family scenario in turn, as a matrix of new scenarios in one process meets them.
 
-    Each of our calls is a first call (``forget_calls``); what each unit needs whatever
-    shoots at it (its plan and chains) is kept as a long-running process keeps it, within
-    its bounds. A round takes every scenario once, ours then the peer's (or the other way
-    round, by turns); the median round gives the time per call.
+    Each of our calls is a first call (``forget_calls``), and the calls go round all the
+    families' scenarios, so what each unit needs whatever shoots at it (its plan and
+    chains) is kept only as a long-running process keeps it, within its bounds. Each
+    scenario is timed on both sides in turn (the order swapped every round); a scenario's
+    time is its median over the rounds.
     """
-    cases = [(data, peer_view(data)) for _, scenarios in families() for _, data in scenarios]
+    cases = [(family, data, peer_view(data)) for family, scenarios in families() for _, data in scenarios]
+    ours_t: list[list[float]] = [[] for _ in cases]
+    peer_t: list[list[float]] = [[] for _ in cases]
 
-    def ours() -> None:
-        for data, _ in cases:
-            forget_calls()
-            evaluate(data)
+    def ours(data: dict) -> float:
+        forget_calls()
+        start = time.perf_counter()
+        evaluate(data)
+        return time.perf_counter() - start
 
-    def theirs() -> None:
-        for _, (groups, ref) in cases:
-            peer.run_groups(groups, ref, {})
+    def theirs(groups, ref) -> float:
+        start = time.perf_counter()
+        peer.run_groups(groups, ref, {})
+        return time.perf_counter() - start
 
-    ours()
-    times: list[list[float]] = [[], []]
+    for _, data, _ in cases:
+        evaluate(data)
     for r in range(rounds):
-        order = [(0, ours), (1, theirs)] if r % 2 == 0 else [(1, theirs), (0, ours)]
-        for i, fn in order:
-            start = time.perf_counter()
-            fn()
-            times[i].append((time.perf_counter() - start) / len(cases))
-    a, b = statistics.median(times[0]), statistics.median(times[1])
-    print(f"A matrix of new scenarios (the {len(cases)} family scenarios in turn, first calls, median of {rounds} "
-          f"rounds): ours {a * 1e3:.3f} ms per call, peer {b * 1e3:.3f} ms; peer/ours {b / a:.2f}x")
+        for i, (_, data, (groups, ref)) in enumerate(cases):
+            if r % 2:
+                peer_t[i].append(theirs(groups, ref))
+                ours_t[i].append(ours(data))
+            else:
+                ours_t[i].append(ours(data))
+                peer_t[i].append(theirs(groups, ref))
+    print(f"A matrix of new scenarios: the {len(cases)} family scenarios in turn, {rounds} rounds, every call of ours a "
+          f"first call (what belongs to one weapon or one unit kept: its checked profile, a unit's plan and chains)")
+    print(f"{'family':<28} {'ours ms':>8} {'peer ms':>8} {'peer/ours: median':>17} {'(Q1-Q3)':>13}")
+    total_ours = total_peer = 0.0
+    for family in dict.fromkeys(f for f, _, _ in cases):
+        index = [i for i, (f, _, _) in enumerate(cases) if f == family]
+        a = [statistics.median(ours_t[i]) for i in index]
+        b = [statistics.median(peer_t[i]) for i in index]
+        total_ours, total_peer = total_ours + sum(a), total_peer + sum(b)
+        q1, q2, q3 = _quartiles([y / x for x, y in zip(a, b)])
+        print(f"{family:<28} {statistics.median(a) * 1e3:8.3f} {statistics.median(b) * 1e3:8.3f} {q2:16.2f}x "
+              f"{f'({q1:.2f}-{q3:.2f})':>13}")
+    print(f"the whole matrix: ours {total_ours / len(cases) * 1e3:.3f} ms per call, peer "
+          f"{total_peer / len(cases) * 1e3:.3f} ms; peer/ours {total_peer / total_ours:.2f}x")
 
 
 def one_kind_side_by_side(peer: Peer, rounds: int) -> None:

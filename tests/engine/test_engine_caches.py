@@ -182,3 +182,39 @@ def test_chains_and_plans_are_kept_within_their_count_and_their_numbers():
     G._PROFILES.clear()
     G._FRESH.clear()
     assert repr(evaluate(data).to_json()) == reference
+
+
+def test_weapons_and_targets_are_built_once_per_exact_input_and_ruleset():
+    """A new scenario of known parts (every weapon against every target) builds only what is new: the same
+    weapon profile gives the same Weapon; a target is ordered for its ruleset; nothing of a caller's is kept."""
+    S._WEAPONS.clear()
+    S._TARGETS.clear()
+    data = _data()
+    data["target"]["models"][1:1] = [{"name": "Nob", "toughness": 5, "save": 4, "wounds": 2},
+                                     {"name": "Grot", "count": 2, "toughness": 5, "save": 5, "wounds": 1}]
+    first = parse_scenario(data)
+    other = _data()
+    other["target"] = copy.deepcopy(data["target"])
+    other["attacker"]["weapons"][0]["models"] = 7
+    second = parse_scenario(other)
+    assert second is not first and second.groups[0].weapon is first.groups[0].weapon
+    assert second.target is first.target
+    # 11e puts one allocation group's kinds together (Boyz and Grots: W1 Sv5); 10e keeps them as listed.
+    assert [k.name for k in first.target.kinds] == ["Boyz", "Grot", "Nob", "Warboss"]
+    tenth = copy.deepcopy(other)
+    tenth["ruleset"] = "10e"
+    assert [k.name for k in parse_scenario(tenth).target.kinds] == ["Boyz", "Nob", "Grot", "Warboss"]
+    assert parse_scenario(tenth).target is not first.target
+    # An ability given as a record: the weapon keeps its own copy.
+    record = {"id": "sustained-hits", "text": "SUSTAINED HITS 1", "value": 1}
+    rec = _data()
+    rec["attacker"]["weapons"][0]["weapon"]["abilities"] = [record]
+    kept = parse_scenario(rec).groups[0].weapon.abilities[0]
+    assert kept == record and kept is not record
+    # A part that failed is not kept: the same target fails again, with the same message.
+    bad = _data()
+    bad["target"]["models"][1]["name"] = "Boyz"
+    for _ in range(2):
+        with pytest.raises(ScenarioError, match="names another kind too"):
+            parse_scenario(bad)
+    assert all(key[0] != S._exact_key(bad["target"]) for key in S._TARGETS)
