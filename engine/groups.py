@@ -494,21 +494,34 @@ class Chain:
         return acc
 
     def _grow(self, upto: int) -> int | None:
-        """Powers up to ``upto`` events, unless one before it has every model slain: then its index."""
+        """Powers up to ``upto`` events, unless one before it has every model slain: then its index.
+
+        A power is checked (every model slain?) and its reward kept only when a later one is
+        made from it; the steps are taken first, then every check and reward at once (each
+        reward the same sum, in the same order, as on its own), and the powers joined once.
+        """
         if self.destroyed is not None:
             return self.destroyed if self.destroyed < upto else None
-        while len(self.powers) <= upto:
-            cur = self.powers[-1]
-            if not cur[0, 1:].any():
-                self.destroyed = len(self.powers) - 1
-                return self.destroyed
-            u = (cur * self.unsaved).cumsum(axis=-1)[0, -1]
-            d = (cur * self.damage).cumsum(axis=-1)[0, -1]
-            self.rewards.append((float(u), float(d)))
-            self.powers = np.concatenate([self.powers, self.step(cur)[None]])
-            self.cells += cur.size
+        have = len(self.powers)
+        if have > upto:
+            return None
+        grown = [self.powers[-1]]  # each (1, states): powers have - 1, have, ..., upto
+        for _ in range(upto + 1 - have):
+            grown.append(self.step(grown[-1]))
+        stack = np.concatenate(grown)
+        dead = np.flatnonzero(~stack[:-1, 1:].any(axis=1))
+        made = int(dead[0]) if len(dead) else len(grown) - 1  # powers stepped from (each with its reward)
+        if made:
+            u = (stack[:made] * self.unsaved).cumsum(axis=-1)[:, -1].tolist()
+            d = (stack[:made] * self.damage).cumsum(axis=-1)[:, -1].tolist()
+            self.rewards += zip(u, d)
+            self.powers = np.concatenate([self.powers, stack[1:made + 1, None]])
+            self.cells += made * stack.shape[1]
             if self.kept is not None:
-                self.kept.cells += cur.size
+                self.kept.cells += made * stack.shape[1]
+        if len(dead):
+            self.destroyed = have - 1 + made
+            return self.destroyed
         return None
 
     def power_series(self, vectors: list[np.ndarray], reward: Reward) -> np.ndarray:

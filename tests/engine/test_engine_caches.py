@@ -218,3 +218,44 @@ def test_weapons_and_targets_are_built_once_per_exact_input_and_ruleset():
         with pytest.raises(ScenarioError, match="names another kind too"):
             parse_scenario(bad)
     assert all(key[0] != S._exact_key(bad["target"]) for key in S._TARGETS)
+
+
+def _grown_one_by_one(chain, upto: int):
+    """The powers of the untouched unit as a loop makes them, one check, reward and step at a time."""
+    import numpy as np
+
+    powers, rewards = [chain.powers[0]], []
+    while len(powers) <= upto:
+        cur = powers[-1]
+        if not cur[0, 1:].any():
+            return powers, rewards, len(powers) - 1
+        rewards.append((float((cur * chain.unsaved).cumsum(axis=-1)[0, -1]),
+                        float((cur * chain.damage).cumsum(axis=-1)[0, -1])))
+        powers.append(chain.step(cur))
+    return np.array(powers), rewards, None
+
+
+@pytest.mark.parametrize("fail, through, steps", [
+    (0.5, (0.0, 0.5, 0.5), [3, 7, 30]),  # saves can stop an event: the unit is never certainly slain
+    (1.0, (0.0, 0.0, 1.0), [2, 4, 40]),  # every event removes 2 wounds: slain for certain after a few
+    (1.0, (0.0, 1.0), [1, 60]),
+])
+def test_the_powers_grown_at_once_are_those_grown_one_by_one(fail, through, steps):
+    """``Chain._grow`` steps first and checks after: the same powers, rewards and destroyed index, bit for bit,
+    grown in one call or in several."""
+    from warscribe.engine import groups as G
+
+    plan = G.plan("11e", parse_scenario(_data()).target)
+    kinds = len(plan.lay.kinds)
+    for upto in steps:
+        chain = G._make_chain(plan, None, (fail,) * kinds, (through,) * kinds)
+        for part in sorted({1, upto // 2, upto}):
+            got = chain._grow(part)
+        powers, rewards, destroyed = _grown_one_by_one(G._make_chain(plan, None, (fail,) * kinds, (through,) * kinds),
+                                                       upto)
+        assert chain.destroyed == destroyed and got == (destroyed if destroyed is not None and destroyed < upto
+                                                        else None)
+        assert chain.rewards == rewards
+        assert len(chain.powers) == len(powers)
+        assert all(a.tobytes() == b.tobytes() for a, b in zip(chain.powers, powers))
+    assert fail < 1.0 or chain.destroyed is not None  # the certain case was met
