@@ -57,14 +57,26 @@ def evaluate(scenario: Scenario | dict | str | Path, kb: KnowledgeBase | dict | 
     return evaluate_scenario(scenario)
 
 
-def forget_calls() -> None:
+def forget_calls(everything: bool = False) -> None:
     """Drop what is kept of earlier scenarios (checked scenarios, group profiles, the
     untouched unit after [DEVASTATING WOUNDS]), so the next call costs what a new
     scenario of known weapons and units costs (every weapon against every target): the
     bench times first calls with it. What belongs to one weapon or one unit stays (the
-    weapons and targets built, each unit's plan and chains). Results never depend on it."""
-    from warscribe.engine import groups, scenario
+    weapons and targets built, each unit's plan and chains) unless ``everything``: then
+    those go too, with every table kept by its inputs (dice, rolls, counts, joint laws),
+    and the next call costs what a scenario never seen costs (the compiled schema stays:
+    a process compiles it once). Results never depend on it."""
+    from warscribe.engine import attack, dist, groups, rules, scenario
 
     scenario._PARSED.clear()
     groups._PROFILES.clear()
     groups._FRESH.clear()
+    if everything:
+        scenario._WEAPONS.clear()
+        scenario._TARGETS.clear()
+        groups._CHAINS.clear()
+        groups._PLANS.clear()
+        for module in (attack, dist, groups, rules, scenario):
+            for value in vars(module).values():
+                if hasattr(value, "cache_clear") and value.__module__.startswith("warscribe.engine"):
+                    value.cache_clear()

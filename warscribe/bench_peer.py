@@ -351,6 +351,39 @@ def matrix_side_by_side(peer: Peer, rounds: int) -> None:
           f"{total_peer / len(cases) * 1e3:.3f} ms; peer/ours {total_peer / total_ours:.2f}x")
 
 
+def never_seen_side_by_side(peer: Peer, rounds: int) -> None:
+    """Per family: a scenario never seen (``forget_calls(everything=True)`` before each of our
+    calls: no unit's plan or chains, no table kept), in turn with the peer's call."""
+    print(f"A scenario never seen (its weapons and units new, nothing kept but the compiled schema; median of "
+          f"{rounds} rounds per scenario, calls taken in turn)")
+    print(f"{'family':<28} {'ours ms':>8} {'max':>7} {'peer ms':>8} {'peer/ours: median':>17} {'(Q1-Q3)':>13}")
+
+    def ours(data: dict) -> float:
+        forget_calls(everything=True)
+        start = time.perf_counter()
+        evaluate(data)
+        return time.perf_counter() - start
+
+    def theirs(groups, ref) -> float:
+        start = time.perf_counter()
+        peer.run_groups(groups, ref, {})
+        return time.perf_counter() - start
+
+    for family, cases in families():
+        ours_t, peer_t = [], []
+        for _, data in cases:
+            groups, ref = peer_view(data)
+            a, b = [], []
+            for _ in range(rounds):
+                a.append(ours(data))
+                b.append(theirs(groups, ref))
+            ours_t.append(statistics.median(a))
+            peer_t.append(statistics.median(b))
+        q1, q2, q3 = _quartiles([b / a for a, b in zip(ours_t, peer_t)])
+        print(f"{family:<28} {statistics.median(ours_t) * 1e3:8.3f} {max(ours_t) * 1e3:7.2f} "
+              f"{statistics.median(peer_t) * 1e3:8.3f} {q2:16.2f}x {f'({q1:.2f}-{q3:.2f})':>13}")
+
+
 def one_kind_side_by_side(peer: Peer, rounds: int) -> None:
     """A unit written as a one-kind list against the same unit as a single profile (and the peer)."""
     single_t, listed_t, peer_t, ratios = [], [], [], []
@@ -399,6 +432,8 @@ def side_by_side(peer_path: str | Path, repeat: int) -> int:
     print()
     matrix_side_by_side(peer, min(repeat, MATRIX_ROUNDS))
     print()
+    never_seen_side_by_side(peer, min(repeat, NEVER_SEEN_ROUNDS))
+    print()
     one_kind_side_by_side(peer, min(repeat, FAMILY_ROUNDS))
     return 0
 
@@ -407,6 +442,8 @@ def side_by_side(peer_path: str | Path, repeat: int) -> int:
 FAMILY_ROUNDS = 40
 # Rounds of the whole matrix (each a few hundred calls on either side).
 MATRIX_ROUNDS = 7
+# Rounds per scenario never seen (each call builds its unit's plan and chains again).
+NEVER_SEEN_ROUNDS = 5
 
 
 def growth(repeat: int) -> None:
