@@ -259,3 +259,37 @@ def test_the_powers_grown_at_once_are_those_grown_one_by_one(fail, through, step
         assert len(chain.powers) == len(powers)
         assert all(a.tobytes() == b.tobytes() for a, b in zip(chain.powers, powers))
     assert fail < 1.0 or chain.destroyed is not None  # the certain case was met
+
+
+def test_forgetting_everything_leaves_nothing_kept_and_the_same_bits():
+    from warscribe.engine import forget_calls
+    from warscribe.engine import groups as G
+
+    data = _data()
+    data["attacker"]["weapons"][0]["weapon"]["abilities"] = ["DEVASTATING WOUNDS"]
+    first = repr(evaluate(data).to_json())
+    forget_calls()
+    assert not S._PARSED and not G._PROFILES and not G._FRESH
+    assert S._WEAPONS and S._TARGETS and G._CHAINS.values and G._PLANS.values  # a weapon's and a unit's stay
+    assert repr(evaluate(data).to_json()) == first
+    forget_calls(everything=True)
+    assert not (S._WEAPONS or S._TARGETS or G._CHAINS.values or G._PLANS.values)
+    assert G._CHAINS.cells == 0 and G._joint_table.cache_info().currsize == 0 and G.loss_rows.cache_info().currsize == 0
+    assert repr(evaluate(data).to_json()) == first
+
+
+def test_the_bench_sections_of_new_scenarios_run(monkeypatch, capsys):
+    """The matrix and never-seen sections of ``warscribe bench engine --peer`` with a stand-in for the peer."""
+    from warscribe import bench_peer
+
+    class Stub:
+        def run_groups(self, groups, ref, ctx):
+            return 0.0, 0.0, 0.0
+
+    family = bench_peer.families()[0]
+    monkeypatch.setattr(bench_peer, "families", lambda: [(family[0], family[1][:2])])
+    bench_peer.matrix_side_by_side(Stub(), 2)
+    bench_peer.never_seen_side_by_side(Stub(), 2)
+    out = capsys.readouterr().out
+    assert "the 2 family scenarios in turn" in out and "A scenario never seen" in out
+    assert out.count(family[0]) == 2
