@@ -60,6 +60,11 @@ from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSum
 from warscribe.engine.outcome import result
 from warscribe.engine.rules import feel_no_pain_loses, save_fail_of
 
+try:  # The chain's loops in C, the same bits (engine/_chains.c); without a compiler, numpy alone.
+    from warscribe.engine import _chains as _native
+except ImportError:  # pragma: no cover (a machine without a C compiler)
+    _native = None
+
 NORMAL, MORTAL = "normal", "mortal"
 
 
@@ -295,6 +300,7 @@ class Chain:
         targets = np.arange(size)
         self.source = np.minimum(targets[None, :] + np.array([0] + [o for o, _ in steps])[:, None], size - 1)
         self.terms = np.array([stay] + [np.concatenate([c[o:], np.zeros(o)]) for o, c in steps])
+        self.offsets = np.array([0] + [o for o, _ in steps], dtype=np.int64)
         self.unsaved = unsaved
         self.damage = damage
         # The unit untouched, then after 1, 2, ... events (``from_start``), grown on demand.
@@ -315,6 +321,11 @@ class Chain:
         added in that order (contiguous rows: a cumsum along a short last axis cost more
         than the gather, and this step is most of a dice-heavy call).
         """
+        if _native is not None:
+            v = np.ascontiguousarray(v, dtype=float)
+            out = np.empty(v.shape)
+            _native.step(self.terms, self.offsets, v, v.size // len(self.stay), out)
+            return out
         if len(self.steps) < 2 or v.size > GATHER_CELLS:
             out = v * self.stay
             for o, c in self.steps:
@@ -355,6 +366,11 @@ class Chain:
         tails = _tails(count)
         last = len(count) - 1
         check = self._may_empty(v, last)
+        if _native is not None:
+            reward.unsaved, reward.damage = _native.absorb(
+                self.terms, self.offsets, self.unsaved, self.damage, np.ascontiguousarray(v, dtype=float), len(v),
+                np.array(count, dtype=float), np.array(tails), check, acc, (reward.unsaved, reward.damage))
+            return acc
         cur = v
         seen: list[np.ndarray] = []
         weights: list[float] = []
@@ -407,6 +423,12 @@ class Chain:
         last = table.shape[1] - 1
         check = self._may_empty(v, last)
         acc = np.zeros((len(table),) + v.shape)
+        if _native is not None:
+            reward.unsaved, reward.damage = _native.absorb_each(
+                self.terms, self.offsets, self.unsaved, self.damage, np.ascontiguousarray(v, dtype=float), len(v),
+                np.ascontiguousarray(table, dtype=float), len(table), np.ascontiguousarray(tails, dtype=float),
+                np.array(every, dtype=float), check, acc, (reward.unsaved, reward.damage))
+            return acc
         cur = v
         seen: list[np.ndarray] = []
         weights: list[float] = []
@@ -438,6 +460,11 @@ class Chain:
         table, tails = _padded(counts, last), _padded([_tails(c) for c in counts], last)
         acc = np.zeros(v.shape)
         check = self._may_empty(v, last)
+        if _native is not None:
+            reward.unsaved, reward.damage = _native.absorb_rows(
+                self.terms, self.offsets, self.unsaved, self.damage, np.ascontiguousarray(v, dtype=float), len(v),
+                table, tails, check, acc, (reward.unsaved, reward.damage))
+            return acc
         cur = v
         seen: list[np.ndarray] = []
         weights: list[np.ndarray] = []
@@ -476,7 +503,11 @@ class Chain:
         used = len(mores) + 1
         powers = self.powers[:used]
         table = counts.table[:, :used]
-        if len(table) == 1 and used > 4:
+        if _native is not None:
+            acc = np.empty((len(table),) + powers.shape[1:])
+            _native.weighted_sum(np.ascontiguousarray(counts.table, dtype=float), len(table), self.powers, used,
+                                 powers[0].size, acc)
+        elif len(table) == 1 and used > 4:
             acc = (table[0, :, None, None] * powers).cumsum(axis=0)[-1][None]
         elif used > 1 and table.size * powers.shape[-1] <= MEMO_CELLS:
             # Rows of packets at once: the sum over e in its order (a cumsum), one numpy call
@@ -526,6 +557,12 @@ class Chain:
 
     def power_series(self, vectors: list[np.ndarray], reward: Reward) -> np.ndarray:
         """sum_m vectors[m] T^m by Horner's scheme: pending events applied last."""
+        if _native is not None:
+            out = np.empty(vectors[-1].shape)
+            reward.unsaved, reward.damage = _native.power_series(
+                self.terms, self.offsets, self.unsaved, self.damage, np.array(vectors, dtype=float), len(vectors),
+                out.size // len(self.stay), out, (reward.unsaved, reward.damage))
+            return out
         out = vectors[-1].copy()
         seen = []
         for m in range(len(vectors) - 2, -1, -1):

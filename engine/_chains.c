@@ -1,0 +1,485 @@
+/* The allocation chain's loops (engine/groups.py, class Chain) in C.
+ *
+ * Each function does the floating-point operations of its numpy counterpart in
+ * Chain, in the same order, one rounding per operation, so the results are the
+ * same bit for bit (tests/engine/test_native.py holds the two together). It
+ * must be compiled without contracting a * b + c into one fused operation
+ * (-ffp-contract=off, set in pyproject.toml) and without -ffast-math.
+ *
+ * Arrays come as C-contiguous buffers of float64 (int64 for offsets), with
+ * their shapes as arguments; every length is checked against those shapes
+ * before anything is read or written. Probabilities are finite and never
+ * negative, so adding a zero (where numpy adds a zero term) changes nothing.
+ *
+ * A chain is (terms, offsets): terms[i][t] is the coefficient of source state
+ * t + offsets[i] for target state t (zero past the last state), offsets[0] = 0
+ * (the chance that an event removes nothing), the others ascending.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    const double *terms;
+    const int64_t *offsets;
+    Py_ssize_t n;    /* offsets (and rows of terms) */
+    Py_ssize_t size; /* states */
+} chain_t;
+
+typedef struct {
+    double unsaved, damage;
+} reward_t;
+
+static int fail(const char *what) {
+    PyErr_SetString(PyExc_ValueError, what);
+    return -1;
+}
+
+static int check_len(Py_buffer *b, Py_ssize_t count, const char *what) {
+    if (count < 0 || b->len != count * 8)
+        return fail(what);
+    return 0;
+}
+
+/* The chain from (terms, offsets, size): lengths and offsets checked. */
+static int get_chain(chain_t *c, Py_buffer *terms, Py_buffer *offsets, Py_ssize_t size) {
+    if (size < 1 || offsets->len % 8 || offsets->len == 0)
+        return fail("chain: bad offsets or size");
+    c->n = offsets->len / 8;
+    c->size = size;
+    if (check_len(terms, c->n * size, "chain: terms do not match offsets x size"))
+        return -1;
+    c->terms = (const double *)terms->buf;
+    c->offsets = (const int64_t *)offsets->buf;
+    if (c->offsets[0] != 0)
+        return fail("chain: the first offset is not 0");
+    for (Py_ssize_t i = 1; i < c->n; i++)
+        if (c->offsets[i] <= 0)
+            return fail("chain: offsets must be positive");
+    return 0;
+}
+
+/* Chain.step: out = v T for each of `rows` rows; out[t] = v[t] stay[t] + v[t + o1] c1[t] + ... */
+static void step_rows(const chain_t *c, const double *v, double *out, Py_ssize_t rows) {
+    const Py_ssize_t S = c->size;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const double *x = v + r * S;
+        double *y = out + r * S;
+        for (Py_ssize_t t = 0; t < S; t++) {
+            double acc = x[t] * c->terms[t];
+            for (Py_ssize_t i = 1; i < c->n; i++) {
+                Py_ssize_t s = t + (Py_ssize_t)c->offsets[i];
+                if (s < S)
+                    acc = acc + x[s] * c->terms[i * S + t];
+            }
+            y[t] = acc;
+        }
+    }
+}
+
+/* The expected reward of an event at row r of v: sum_t v[t] unsaved[t] (and damage), in order. */
+static void row_rewards(const double *v, const double *unsaved, const double *damage, Py_ssize_t S,
+                        double *u, double *d) {
+    double su = v[0] * unsaved[0], sd = v[0] * damage[0];
+    for (Py_ssize_t t = 1; t < S; t++) {
+        su = su + v[t] * unsaved[t];
+        sd = sd + v[t] * damage[t];
+    }
+    *u = su;
+    *d = sd;
+}
+
+static int any_alive(const double *row, Py_ssize_t S) {
+    for (Py_ssize_t t = 1; t < S; t++)
+        if (row[t] != 0.0)
+            return 1;
+    return 0;
+}
+
+/* Chain.expected's sums: reward += w[i][r] u[i][r] over rows r, then events i (the order of
+ * its loops); w is per event (wstride 0) or per event and row (wstride 1). */
+static void add_rewards(reward_t *rw, const double *w, Py_ssize_t wstride, const double *us, const double *ds,
+                        Py_ssize_t events, Py_ssize_t rows) {
+    for (Py_ssize_t r = 0; r < rows; r++)
+        for (Py_ssize_t i = 0; i < events; i++) {
+            double wi = wstride ? w[i * rows + r] : w[i];
+            rw->unsaved = rw->unsaved + wi * us[i * rows + r];
+            rw->damage = rw->damage + wi * ds[i * rows + r];
+        }
+}
+
+/* Working memory of one call: cur and next (rows x S), and per event the rewards (and weights). */
+typedef struct {
+    double *cur, *next, *us, *ds, *ws;
+} work_t;
+
+static int work_alloc(work_t *w, Py_ssize_t rows, Py_ssize_t S, Py_ssize_t events, Py_ssize_t wrows) {
+    memset(w, 0, sizeof(*w));
+    if (rows <= 0 || S <= 0 || events < 0 || rows > PY_SSIZE_T_MAX / 8 / S)
+        return fail("work: bad shape");
+    Py_ssize_t cells = rows * S, per = (events + 1) * rows;
+    w->cur = PyMem_Malloc(cells * sizeof(double));
+    w->next = PyMem_Malloc(cells * sizeof(double));
+    w->us = PyMem_Malloc(per * sizeof(double));
+    w->ds = PyMem_Malloc(per * sizeof(double));
+    w->ws = PyMem_Malloc((events + 1) * (wrows > 0 ? wrows : 1) * sizeof(double));
+    if (!w->cur || !w->next || !w->us || !w->ds || !w->ws) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void work_free(work_t *w) {
+    PyMem_Free(w->cur);
+    PyMem_Free(w->next);
+    PyMem_Free(w->us);
+    PyMem_Free(w->ds);
+    PyMem_Free(w->ws);
+}
+
+/* Note an event about to be applied at `cur`: its rewards (per row). */
+static void seen(work_t *w, Py_ssize_t i, Py_ssize_t rows, Py_ssize_t S, const double *unsaved, const double *damage) {
+    for (Py_ssize_t r = 0; r < rows; r++)
+        row_rewards(w->cur + r * S, unsaved, damage, S, &w->us[i * rows + r], &w->ds[i * rows + r]);
+}
+
+static void advance(work_t *w, const chain_t *c, Py_ssize_t rows) {
+    step_rows(c, w->cur, w->next, rows);
+    double *t = w->cur;
+    w->cur = w->next;
+    w->next = t;
+}
+
+/* absorb(terms, offsets, unsaved, damage, v, rows, count, tails, check, acc, reward) -> (unsaved, damage)
+ * Chain.absorb: acc (rows x S, zeros) += sum_e P(N = e) v T^e. */
+static PyObject *absorb(PyObject *self, PyObject *args) {
+    Py_buffer terms, offsets, unsaved, damage, v, count, tails, acc;
+    Py_ssize_t rows;
+    int check;
+    reward_t rw;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*ny*y*pw*(dd)", &terms, &offsets, &unsaved, &damage, &v, &rows, &count,
+                          &tails, &check, &acc, &rw.unsaved, &rw.damage))
+        return NULL;
+    PyObject *result = NULL;
+    chain_t c;
+    work_t w;
+    memset(&w, 0, sizeof(w));
+    Py_ssize_t S = unsaved.len / 8, E = count.len / 8;
+    if (get_chain(&c, &terms, &offsets, S) || check_len(&damage, S, "damage") || check_len(&v, rows * S, "v") ||
+        check_len(&tails, E, "tails") || check_len(&acc, rows * S, "acc") || E < 1 || work_alloc(&w, rows, S, E, 0))
+        goto done;
+    const double *pc = count.buf, *pt = tails.buf;
+    double *pa = acc.buf;
+    memcpy(w.cur, v.buf, rows * S * sizeof(double));
+    Py_ssize_t events = 0;
+    for (Py_ssize_t e = 0; e < E; e++) {
+        double pe = pc[e];
+        if (pe != 0.0)
+            for (Py_ssize_t k = 0; k < rows * S; k++)
+                pa[k] = pa[k] + pe * w.cur[k];
+        double more = pt[e];
+        if (e == E - 1 || more == 0.0)
+            break;
+        if (check) {
+            int all = 1, some = 0;
+            for (Py_ssize_t r = 0; r < rows; r++) {
+                int alive = any_alive(w.cur + r * S, S);
+                all &= alive;
+                some |= alive;
+            }
+            if (!all) {
+                for (Py_ssize_t r = 0; r < rows; r++)
+                    if (!any_alive(w.cur + r * S, S))
+                        pa[r * S] = pa[r * S] + more * w.cur[r * S];
+                if (!some)
+                    break;
+                for (Py_ssize_t r = 0; r < rows; r++)
+                    if (!any_alive(w.cur + r * S, S))
+                        w.cur[r * S] = 0.0;
+            }
+        }
+        seen(&w, events, rows, S, unsaved.buf, damage.buf);
+        w.ws[events++] = more;
+        advance(&w, &c, rows);
+    }
+    add_rewards(&rw, w.ws, 0, w.us, w.ds, events, rows);
+    result = Py_BuildValue("(dd)", rw.unsaved, rw.damage);
+done:
+    work_free(&w);
+    PyBuffer_Release(&terms);
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&unsaved);
+    PyBuffer_Release(&damage);
+    PyBuffer_Release(&v);
+    PyBuffer_Release(&count);
+    PyBuffer_Release(&tails);
+    PyBuffer_Release(&acc);
+    return result;
+}
+
+/* absorb_each(terms, offsets, unsaved, damage, v, rows, table, counts, tails, every, check, acc, reward)
+ * Chain.absorb_each: acc (counts x rows x S, zeros), one absorb per row of table (counts x E). */
+static PyObject *absorb_each(PyObject *self, PyObject *args) {
+    Py_buffer terms, offsets, unsaved, damage, v, table, tails, every, acc;
+    Py_ssize_t rows, C;
+    int check;
+    reward_t rw;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*ny*ny*y*pw*(dd)", &terms, &offsets, &unsaved, &damage, &v, &rows, &table,
+                          &C, &tails, &every, &check, &acc, &rw.unsaved, &rw.damage))
+        return NULL;
+    PyObject *result = NULL;
+    chain_t c;
+    work_t w;
+    memset(&w, 0, sizeof(w));
+    Py_ssize_t S = unsaved.len / 8, E = every.len / 8;
+    if (get_chain(&c, &terms, &offsets, S) || check_len(&damage, S, "damage") || check_len(&v, rows * S, "v") ||
+        E < 1 || C < 1 || check_len(&table, C * E, "table") || check_len(&tails, C * E, "tails") ||
+        check_len(&acc, C * rows * S, "acc") || work_alloc(&w, rows, S, E, 0))
+        goto done;
+    const double *pt = table.buf, *ptl = tails.buf, *pev = every.buf;
+    double *pa = acc.buf;
+    Py_ssize_t cells = rows * S;
+    memcpy(w.cur, v.buf, cells * sizeof(double));
+    Py_ssize_t events = 0;
+    for (Py_ssize_t e = 0; e < E; e++) {
+        int any = 0;
+        for (Py_ssize_t k = 0; k < C; k++)
+            any |= pt[k * E + e] != 0.0;
+        if (any)
+            for (Py_ssize_t k = 0; k < C; k++) {
+                double pe = pt[k * E + e];
+                double *out = pa + k * cells;
+                for (Py_ssize_t j = 0; j < cells; j++)
+                    out[j] = out[j] + pe * w.cur[j];
+            }
+        double more = pev[e];
+        if (e == E - 1 || more == 0.0)
+            break;
+        if (check) {
+            int all = 1, some = 0;
+            for (Py_ssize_t r = 0; r < rows; r++) {
+                int alive = any_alive(w.cur + r * S, S);
+                all &= alive;
+                some |= alive;
+            }
+            if (!all) {
+                for (Py_ssize_t r = 0; r < rows; r++)
+                    if (!any_alive(w.cur + r * S, S))
+                        for (Py_ssize_t k = 0; k < C; k++)
+                            pa[k * cells + r * S] = pa[k * cells + r * S] + ptl[k * E + e] * w.cur[r * S];
+                if (!some)
+                    break;
+                for (Py_ssize_t r = 0; r < rows; r++)
+                    if (!any_alive(w.cur + r * S, S))
+                        w.cur[r * S] = 0.0;
+            }
+        }
+        seen(&w, events, rows, S, unsaved.buf, damage.buf);
+        w.ws[events++] = more;
+        advance(&w, &c, rows);
+    }
+    add_rewards(&rw, w.ws, 0, w.us, w.ds, events, rows);
+    result = Py_BuildValue("(dd)", rw.unsaved, rw.damage);
+done:
+    work_free(&w);
+    PyBuffer_Release(&terms);
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&unsaved);
+    PyBuffer_Release(&damage);
+    PyBuffer_Release(&v);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&tails);
+    PyBuffer_Release(&every);
+    PyBuffer_Release(&acc);
+    return result;
+}
+
+/* absorb_rows(terms, offsets, unsaved, damage, v, rows, table, tails, check, acc, reward)
+ * Chain.absorb_rows: row r of v (rows x S) absorbed by its own count (row r of table, rows x E). */
+static PyObject *absorb_rows(PyObject *self, PyObject *args) {
+    Py_buffer terms, offsets, unsaved, damage, v, table, tails, acc;
+    Py_ssize_t rows;
+    int check;
+    reward_t rw;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*ny*y*pw*(dd)", &terms, &offsets, &unsaved, &damage, &v, &rows, &table,
+                          &tails, &check, &acc, &rw.unsaved, &rw.damage))
+        return NULL;
+    PyObject *result = NULL;
+    chain_t c;
+    work_t w;
+    memset(&w, 0, sizeof(w));
+    Py_ssize_t S = unsaved.len / 8, E = rows > 0 ? table.len / 8 / rows : 0;
+    if (get_chain(&c, &terms, &offsets, S) || check_len(&damage, S, "damage") || check_len(&v, rows * S, "v") ||
+        E < 1 || check_len(&table, rows * E, "table") || check_len(&tails, rows * E, "tails") ||
+        check_len(&acc, rows * S, "acc") || work_alloc(&w, rows, S, E, rows))
+        goto done;
+    const double *pt = table.buf, *ptl = tails.buf;
+    double *pa = acc.buf;
+    memcpy(w.cur, v.buf, rows * S * sizeof(double));
+    Py_ssize_t events = 0;
+    for (Py_ssize_t e = 0; e < E; e++) {
+        int more_any = 0;
+        for (Py_ssize_t r = 0; r < rows; r++) {
+            double pe = pt[r * E + e];
+            for (Py_ssize_t t = 0; t < S; t++)
+                pa[r * S + t] = pa[r * S + t] + pe * w.cur[r * S + t];
+            more_any |= ptl[r * E + e] != 0.0;
+        }
+        if (e == E - 1 || !more_any)
+            break;
+        if (check) {
+            int some_dead = 0, all_dead = 1;
+            for (Py_ssize_t r = 0; r < rows; r++) {
+                int dead = !any_alive(w.cur + r * S, S);
+                some_dead |= dead;
+                all_dead &= dead;
+            }
+            if (some_dead) {
+                for (Py_ssize_t r = 0; r < rows; r++)
+                    if (!any_alive(w.cur + r * S, S))
+                        pa[r * S] = pa[r * S] + ptl[r * E + e] * w.cur[r * S];
+                if (all_dead)
+                    break;
+                for (Py_ssize_t r = 0; r < rows; r++)
+                    if (!any_alive(w.cur + r * S, S))
+                        w.cur[r * S] = 0.0;
+            }
+        }
+        seen(&w, events, rows, S, unsaved.buf, damage.buf);
+        for (Py_ssize_t r = 0; r < rows; r++)
+            w.ws[events * rows + r] = ptl[r * E + e];
+        events++;
+        advance(&w, &c, rows);
+    }
+    add_rewards(&rw, w.ws, 1, w.us, w.ds, events, rows);
+    result = Py_BuildValue("(dd)", rw.unsaved, rw.damage);
+done:
+    work_free(&w);
+    PyBuffer_Release(&terms);
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&unsaved);
+    PyBuffer_Release(&damage);
+    PyBuffer_Release(&v);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&tails);
+    PyBuffer_Release(&acc);
+    return result;
+}
+
+/* power_series(terms, offsets, unsaved, damage, vectors, count, rows, out, reward)
+ * Chain.power_series: out = sum_m vectors[m] T^m by Horner's scheme (vectors: count x rows x S). */
+static PyObject *power_series(PyObject *self, PyObject *args) {
+    Py_buffer terms, offsets, unsaved, damage, vectors, out;
+    Py_ssize_t M, rows;
+    reward_t rw;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*nnw*(dd)", &terms, &offsets, &unsaved, &damage, &vectors, &M, &rows, &out,
+                          &rw.unsaved, &rw.damage))
+        return NULL;
+    PyObject *result = NULL;
+    chain_t c;
+    work_t w;
+    memset(&w, 0, sizeof(w));
+    Py_ssize_t S = unsaved.len / 8;
+    if (get_chain(&c, &terms, &offsets, S) || check_len(&damage, S, "damage") || M < 1 ||
+        check_len(&vectors, M * rows * S, "vectors") || check_len(&out, rows * S, "out") ||
+        work_alloc(&w, rows, S, M, 0))
+        goto done;
+    const double *pv = vectors.buf;
+    Py_ssize_t cells = rows * S, events = 0;
+    memcpy(w.cur, pv + (M - 1) * cells, cells * sizeof(double));
+    for (Py_ssize_t m = M - 2; m >= 0; m--) {
+        seen(&w, events, rows, S, unsaved.buf, damage.buf);
+        w.ws[events++] = 1.0;
+        advance(&w, &c, rows);
+        for (Py_ssize_t j = 0; j < cells; j++)
+            w.cur[j] = w.cur[j] + pv[m * cells + j];
+    }
+    memcpy(out.buf, w.cur, cells * sizeof(double));
+    add_rewards(&rw, w.ws, 0, w.us, w.ds, events, rows);
+    result = Py_BuildValue("(dd)", rw.unsaved, rw.damage);
+done:
+    work_free(&w);
+    PyBuffer_Release(&terms);
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&unsaved);
+    PyBuffer_Release(&damage);
+    PyBuffer_Release(&vectors);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* step(terms, offsets, v, rows, out): Chain.step. */
+static PyObject *step(PyObject *self, PyObject *args) {
+    Py_buffer terms, offsets, v, out;
+    Py_ssize_t rows;
+    if (!PyArg_ParseTuple(args, "y*y*y*nw*", &terms, &offsets, &v, &rows, &out))
+        return NULL;
+    PyObject *result = NULL;
+    chain_t c;
+    Py_ssize_t S = rows > 0 ? v.len / 8 / rows : 0;
+    if (rows < 1 || get_chain(&c, &terms, &offsets, S) || check_len(&v, rows * S, "v") ||
+        check_len(&out, rows * S, "out"))
+        goto done;
+    step_rows(&c, v.buf, out.buf, rows);
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&terms);
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&v);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* weighted_sum(table, counts, powers, used, cells, acc): acc[k] = sum_e table[k][e] powers[e], e < used, in
+ * order (Chain.from_start; table is counts x E with E >= used, powers used x cells). */
+static PyObject *weighted_sum(PyObject *self, PyObject *args) {
+    Py_buffer table, powers, acc;
+    Py_ssize_t C, used, cells;
+    if (!PyArg_ParseTuple(args, "y*ny*nnw*", &table, &C, &powers, &used, &cells, &acc))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t E = C > 0 ? table.len / 8 / C : 0;
+    if (C < 1 || used < 1 || used > E || check_len(&table, C * E, "table") ||
+        powers.len < used * cells * 8 || cells < 1 || check_len(&acc, C * cells, "acc")) {
+        if (!PyErr_Occurred())
+            fail("weighted_sum: bad shapes");
+        goto done;
+    }
+    const double *pt = table.buf, *pp = powers.buf;
+    double *pa = acc.buf;
+    for (Py_ssize_t k = 0; k < C; k++) {
+        double *out = pa + k * cells;
+        double w0 = pt[k * E];
+        for (Py_ssize_t j = 0; j < cells; j++)
+            out[j] = w0 * pp[j];
+        for (Py_ssize_t e = 1; e < used; e++) {
+            double we = pt[k * E + e];
+            const double *p = pp + e * cells;
+            for (Py_ssize_t j = 0; j < cells; j++)
+                out[j] = out[j] + we * p[j];
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&powers);
+    PyBuffer_Release(&acc);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"step", step, METH_VARARGS, "Chain.step into out."},
+    {"absorb", absorb, METH_VARARGS, "Chain.absorb into acc; returns the reward."},
+    {"absorb_each", absorb_each, METH_VARARGS, "Chain.absorb_each into acc; returns the reward."},
+    {"absorb_rows", absorb_rows, METH_VARARGS, "Chain.absorb_rows into acc; returns the reward."},
+    {"power_series", power_series, METH_VARARGS, "Chain.power_series into out; returns the reward."},
+    {"weighted_sum", weighted_sum, METH_VARARGS, "Chain.from_start's sum over the powers into acc."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_chains", "The allocation chain's loops in C.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__chains(void) { return PyModule_Create(&module); }

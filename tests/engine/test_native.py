@@ -1,0 +1,121 @@
+"""The allocation chain's loops in C (engine/_chains.c) against the numpy code they replace: the same bits.
+
+Every Chain method that has a C path is run both ways on random units, saves, damage and state vectors
+(destroyed rows included), and the arrays and rewards must be equal byte for byte. Without the
+extension (no C compiler where the package was installed) the engine runs the numpy code and these
+tests are skipped.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from warscribe.engine import groups as G
+from warscribe.engine.model import ModelKind
+
+NATIVE = G._native
+pytestmark = pytest.mark.skipif(NATIVE is None, reason="the C extension warscribe.engine._chains is not built")
+
+
+def _unit(rng: random.Random) -> G.Plan:
+    kinds = []
+    for i in range(rng.randint(1, 3)):
+        kinds.append(ModelKind(name=f"K{i}", count=rng.randint(1, 4), toughness=4, save=4, wounds=rng.randint(1, 3)))
+    if rng.random() < 0.6:
+        kinds.append(ModelKind(name="Leader", count=1, toughness=4, save=3, wounds=rng.randint(2, 5),
+                               keywords=frozenset({"CHARACTER"})))
+    return G.Plan(rng.choice(["10e", "11e"]), tuple(kinds), rng.random() < 0.5)
+
+
+def _chain(rng: random.Random, plan: G.Plan) -> G.Chain:
+    kinds = len(plan.lay.kinds)
+    certain = rng.random() < 0.3  # every event removes a wound: units are destroyed for certain
+    fails = tuple(1.0 if certain else rng.choice([0.25, 0.5, 2 / 3, 0.9]) for _ in range(kinds))
+    if certain:
+        throughs = tuple((0.0,) + tuple(rng.choice([(1.0,), (0.5, 0.5), (0.0, 1.0)])) for _ in range(kinds))
+    else:
+        throughs = tuple(rng.choice([(0.0, 1.0), (1 / 6, 5 / 6), (0.0, 0.5, 0.5), (0.0, 1 / 3, 1 / 3, 1 / 3)])
+                         for _ in range(kinds))
+    floor = rng.choice([None, None, 0, 1])
+    return G._make_chain(plan, floor, fails, throughs)
+
+
+def _vectors(rng: random.Random, size: int, rows: int) -> np.ndarray:
+    v = np.zeros((rows, size))
+    for row in v:
+        if rng.random() < 0.2:
+            row[0] = rng.random()  # a destroyed row: mass on state 0 alone
+        else:
+            held = rng.sample(range(size), min(size, rng.randint(1, 5)))
+            row[held] = [rng.random() for _ in held]
+    return v
+
+
+def _count(rng: random.Random, n: int) -> list[float]:
+    weights = [rng.random() ** 2 for _ in range(n)]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _both(monkeypatch, fn):
+    """fn() with the C loops, then with the numpy code; (result, reward) each."""
+    outs = []
+    for native in (NATIVE, None):
+        monkeypatch.setattr(G, "_native", native)
+        reward = G.Reward(0.125, 0.25)
+        outs.append((fn(reward), reward))
+    return outs
+
+
+def _same(a, b) -> None:
+    (x, rx), (y, ry) = a, b
+    assert np.asarray(x).shape == np.asarray(y).shape
+    assert np.asarray(x).tobytes() == np.asarray(y).tobytes()
+    assert (rx.unsaved, rx.damage) == (ry.unsaved, ry.damage)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_c_loops_give_the_numpy_bits(seed, monkeypatch):
+    rng = random.Random(seed)
+    plan = _unit(rng)
+    size = plan.size
+    rows = rng.choice([1, 1, 2, 3])
+    v = _vectors(rng, size, rows)
+    events = rng.randint(1, 3 * plan.total + 2)
+
+    def fresh() -> G.Chain:  # each way gets its own chain: powers grow on their own
+        return _chain(random.Random(seed * 7 + 1), plan)
+
+    _same(*_both(monkeypatch, lambda r: fresh().step(v)))
+    _same(*_both(monkeypatch, lambda r: fresh().step(v[0])))
+    count = _count(rng, events + 1)
+    _same(*_both(monkeypatch, lambda r: fresh().absorb(v, count, r)))
+    table = np.array([_count(rng, events + 1) for _ in range(rng.randint(1, 4))])
+    _same(*_both(monkeypatch, lambda r: fresh().absorb_each(v, G.Counts(table), r)))
+    per_row = [_count(rng, rng.randint(1, events + 1)) for _ in range(rows)]
+    _same(*_both(monkeypatch, lambda r: fresh().absorb_rows(v, per_row, r)))
+    slabs = [_vectors(rng, size, rows) for _ in range(rng.randint(1, 6))]
+    _same(*_both(monkeypatch, lambda r: fresh().power_series(slabs, r)))
+    start = G.Counts.of([_count(rng, rng.randint(1, events + 1)) for _ in range(rng.randint(1, 3))])
+    _same(*_both(monkeypatch, lambda r: fresh().from_start(start, r)))
+
+
+def test_the_c_loops_refuse_arrays_of_the_wrong_size():
+    plan = _unit(random.Random(1))
+    kinds = len(plan.lay.kinds)
+    chain = G._make_chain(plan, None, (0.5,) * kinds, ((0.0, 1.0),) * kinds)
+    size = len(chain.stay)
+    v = np.ones((2, size))
+    with pytest.raises(ValueError):
+        NATIVE.step(chain.terms, chain.offsets, v, 3, np.empty((2, size)))  # rows beyond v
+    with pytest.raises(ValueError):
+        NATIVE.step(chain.terms, chain.offsets[:-1] if len(chain.offsets) > 1 else chain.offsets[:0], v, 2,
+                       np.empty((2, size)))
+    with pytest.raises(ValueError):
+        NATIVE.absorb(chain.terms, chain.offsets, chain.unsaved, chain.damage, v, 2, np.ones(3), np.ones(2),
+                         False, np.zeros((2, size)), (0.0, 0.0))  # tails shorter than the count
+    with pytest.raises(ValueError):
+        NATIVE.weighted_sum(np.ones((1, 3)), 1, np.ones((2, size)), 3, size, np.zeros((1, size)))  # 3 powers of 2
