@@ -48,7 +48,7 @@ cheapest (``_joint_cheaper``).
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import log, log1p
 
@@ -56,7 +56,7 @@ import numpy as np
 
 from warscribe.engine import dist as D
 from warscribe.engine.attack import GroupProfile, active_abilities, attacks_per_model, group_profile
-from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target, Weapon
+from warscribe.engine.model import Conditions, GroupSummary, ModelKind, ModelSummary, Result, Scenario, Target
 from warscribe.engine.outcome import result
 from warscribe.engine.rules import feel_no_pain_loses, save_fail_of
 
@@ -969,14 +969,12 @@ _PROFILES: OrderedDict = OrderedDict()
 FRESH_KEPT = 128
 FRESH_CELLS = 50_000
 _FRESH: OrderedDict = OrderedDict()
-_WEAPON_FIELDS = tuple(f.name for f in fields(Weapon) if f.compare and f.name != "abilities")
 
 
 def _profile_of(ruleset: str, models: int, weapon, target: Target, conditions: Conditions, modifiers) -> _Profile:
     """``_Profile(group_profile(..., saves=False))``, the same object for the same inputs."""
     try:
-        key = (ruleset, models, tuple(getattr(weapon, name) for name in _WEAPON_FIELDS),
-               tuple(tuple(sorted(a.items())) for a in weapon.abilities), target, conditions, modifiers)
+        key = (ruleset, models, weapon.key, target, conditions, modifiers)
         hash(key)
     except TypeError:  # an ability with a value that is not hashable: no sharing
         return _Profile(group_profile(ruleset, models, weapon, target, conditions, modifiers, saves=False))

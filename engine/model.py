@@ -6,7 +6,8 @@ these frozen dataclasses, so the probability code never sees unvalidated input.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import cached_property
 
 from warscribe.schema import RULESETS  # noqa: F401 (the engine's rulesets are the contract's)
 
@@ -36,6 +37,13 @@ class Weapon:
 
     def has(self, ability_id: str) -> bool:
         return ability_id in self.ability_ids
+
+    @cached_property
+    def key(self) -> tuple:
+        """Every compared field as one tuple (each ability as its sorted items), to key what depends on
+        the weapon's profile; made once per weapon (a kept weapon meets many targets)."""
+        return tuple(getattr(self, f.name) for f in fields(self) if f.compare and f.name != "abilities") + (
+            tuple(tuple(sorted(a.items())) for a in self.abilities),)
 
 
 @dataclass(frozen=True)
