@@ -234,12 +234,16 @@ def _interleaved(calls, rounds: int, budget: float | None = None) -> list[float]
 
     Taking turns, rather than one block of calls after another, gives every side the
     same share of whatever else the machine is doing meanwhile. ``budget``: stop after
-    that many seconds in all (at least five rounds), for cases that take long.
+    that many seconds in all (at least five rounds), for cases that take long. A call
+    given as (setup, fn) runs setup untimed just before fn.
     """
     times: list[list[float]] = [[] for _ in calls]
     spent = 0.0
     for done in range(rounds):
-        for fn, out in zip(calls, times):
+        for call, out in zip(calls, times):
+            setup, fn = call if isinstance(call, tuple) else (None, call)
+            if setup is not None:
+                setup()
             start = time.perf_counter()
             fn()
             out.append(time.perf_counter() - start)
@@ -256,12 +260,6 @@ def _quartiles(values: list[float]) -> tuple[float, float, float]:
     return q1, q2, q3
 
 
-def _first_call(data: dict) -> None:
-    """``evaluate(data)`` as a new scenario of known weapons and units (``forget_calls``): what a matrix pays."""
-    forget_calls()
-    evaluate(data)
-
-
 def families_side_by_side(peer: Peer, rounds: int) -> None:
     """Per family: our API time (median, quartiles over its scenarios) and the peer's, and their ratio."""
     print(f"Targets with several kinds of model, side by side with W40kDiviner (calls taken in turn, median of up "
@@ -276,8 +274,9 @@ def families_side_by_side(peer: Peer, rounds: int) -> None:
             ctx: dict = {}
             evaluate(data)
             peer.run_groups(groups, ref, ctx)
+            # The first call: a new scenario of known weapons and units (what a matrix pays).
             a, b, c = _interleaved([lambda: evaluate(data), lambda: peer.run_groups(groups, ref, ctx),
-                                    lambda: _first_call(data)], rounds, budget=2.0)
+                                    (forget_calls, lambda: evaluate(data))], rounds, budget=2.0)
             ours_t.append((a, name))
             peer_t.append(b)
             ratios.append(b / a)
