@@ -896,8 +896,12 @@ class _Allocation:
         tough = toughness.toughness
         # One part per (Toughness, pick), in the order of their first state.
         floors = plan_.floor_11e if precise else None
-        keys = tough if floors is None else tough * (plan_.lay.chars.total + 2) + (floors + 1)
-        order = list(dict.fromkeys(keys[np.flatnonzero(v[0])].tolist()))
+        if self.fresh:  # the untouched unit: all its mass on the last state
+            key = int(tough[-1]) if floors is None else int(tough[-1]) * (plan_.lay.chars.total + 2) + int(floors[-1]) + 1
+            keys, order = None, [key]
+        else:
+            keys = tough if floors is None else tough * (plan_.lay.chars.total + 2) + (floors + 1)
+            order = list(dict.fromkeys(keys[np.flatnonzero(v[0])].tolist()))
         reward = self.rewards[i]
         parts = []
         for key in order:

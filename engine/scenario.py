@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import io
 import pickle
+import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
@@ -248,6 +249,9 @@ PARTS_KEPT = 1024
 PARSED_KEY_BYTES = 32_768
 
 
+_PICKLERS = threading.local()
+
+
 class _ExactPickler(pickle.Pickler):
     """Pickles exact dicts, lists, strings, numbers, booleans and None (and the builtins pickle
     writes natively, each with its own opcode); anything else, a subclass included, is refused."""
@@ -265,10 +269,18 @@ def _exact_key(data: dict) -> bytes | None:
     always. Two inputs sharing one object where another shares none get different keys:
     a missed hit, never a wrong one.
     """
-    buffer = io.BytesIO()
+    kept = _PICKLERS.__dict__
+    if "pickler" not in kept:  # one per thread, reused: making it is a third of a small key's cost
+        kept["buffer"] = io.BytesIO()
+        kept["pickler"] = _ExactPickler(kept["buffer"], 5)
+    buffer, pickler = kept["buffer"], kept["pickler"]
+    buffer.seek(0)
+    buffer.truncate()
+    pickler.clear_memo()
     try:
-        _ExactPickler(buffer, 5).dump(data)
+        pickler.dump(data)
     except (pickle.PicklingError, RecursionError, TypeError, ValueError, AttributeError):
+        kept.clear()  # a dump that failed half way leaves the pickler in no known state
         return None
     key = buffer.getvalue()
     return key if len(key) <= PARSED_KEY_BYTES else None

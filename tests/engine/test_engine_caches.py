@@ -293,3 +293,28 @@ def test_the_bench_sections_of_new_scenarios_run(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "the 2 family scenarios in turn" in out and "A scenario never seen" in out
     assert out.count(family[0]) == 2
+
+
+def test_the_reused_pickler_gives_the_bytes_of_a_new_one():
+    """``_exact_key`` reuses one pickler per thread: its keys are a fresh pickler's, also after a refused input."""
+    import io
+    import threading
+
+    def fresh(data) -> bytes:
+        buffer = io.BytesIO()
+        S._ExactPickler(buffer, 5).dump(data)
+        return buffer.getvalue()
+
+    class Text(str):
+        pass
+
+    shared = ["SUSTAINED HITS 1"]
+    inputs = [_data(), {"a": [shared, shared]}, {"a": 0.0, "b": -0.0, "c": True, "d": None}, _data()]
+    for data in inputs:
+        assert S._exact_key(data) == fresh(data)
+        assert S._exact_key({"x": Text("y"), "z": [1, 2]}) is None  # refused half way
+    keys = []
+    worker = threading.Thread(target=lambda: keys.append(S._exact_key(_data())))
+    worker.start()
+    worker.join()
+    assert keys == [fresh(_data())]
