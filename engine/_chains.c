@@ -432,6 +432,31 @@ done:
     return result;
 }
 
+/* powers(terms, offsets, first, count, out): out[0] = first (one row of S), out[k] = out[k - 1] T for
+ * k = 1 .. count (Chain._grow's steps, each as Chain.step makes it). */
+static PyObject *powers(PyObject *self, PyObject *args) {
+    Py_buffer terms, offsets, first, out;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "y*y*y*nw*", &terms, &offsets, &first, &count, &out))
+        return NULL;
+    PyObject *result = NULL;
+    chain_t c;
+    Py_ssize_t S = first.len / 8;
+    if (count < 0 || get_chain(&c, &terms, &offsets, S) || check_len(&out, (count + 1) * S, "out"))
+        goto done;
+    double *po = out.buf;
+    memcpy(po, first.buf, S * sizeof(double));
+    for (Py_ssize_t k = 1; k <= count; k++)
+        step_rows(&c, po + (k - 1) * S, po + k * S, 1);
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&terms);
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 /* weighted_sum(table, counts, powers, used, cells, acc): acc[k] = sum_e table[k][e] powers[e], e < used, in
  * order (Chain.from_start; table is counts x E with E >= used, powers used x cells). */
 static PyObject *weighted_sum(PyObject *self, PyObject *args) {
@@ -476,6 +501,7 @@ static PyMethodDef methods[] = {
     {"absorb_rows", absorb_rows, METH_VARARGS, "Chain.absorb_rows into acc; returns the reward."},
     {"power_series", power_series, METH_VARARGS, "Chain.power_series into out; returns the reward."},
     {"weighted_sum", weighted_sum, METH_VARARGS, "Chain.from_start's sum over the powers into acc."},
+    {"powers", powers, METH_VARARGS, "Chain._grow's successive steps into out."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -536,12 +536,17 @@ class Chain:
         have = len(self.powers)
         if have > upto:
             return None
-        grown = [self.powers[-1]]  # each (1, states): powers have - 1, have, ..., upto
-        for _ in range(upto + 1 - have):
-            grown.append(self.step(grown[-1]))
-        stack = np.concatenate(grown)
+        if _native is not None:
+            stack = np.empty((upto + 2 - have, len(self.stay)))  # powers have - 1, have, ..., upto
+            _native.powers(self.terms, self.offsets, np.ascontiguousarray(self.powers[-1], dtype=float),
+                           upto + 1 - have, stack)
+        else:
+            grown = [self.powers[-1]]  # each (1, states): powers have - 1, have, ..., upto
+            for _ in range(upto + 1 - have):
+                grown.append(self.step(grown[-1]))
+            stack = np.concatenate(grown)
         dead = np.flatnonzero(~stack[:-1, 1:].any(axis=1))
-        made = int(dead[0]) if len(dead) else len(grown) - 1  # powers stepped from (each with its reward)
+        made = int(dead[0]) if len(dead) else len(stack) - 1  # powers stepped from (each with its reward)
         if made:
             u = (stack[:made] * self.unsaved).cumsum(axis=-1)[:, -1].tolist()
             d = (stack[:made] * self.damage).cumsum(axis=-1)[:, -1].tolist()

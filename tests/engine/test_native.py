@@ -102,6 +102,14 @@ def test_the_c_loops_give_the_numpy_bits(seed, monkeypatch):
     start = G.Counts.of([_count(rng, rng.randint(1, events + 1)) for _ in range(rng.randint(1, 3))])
     _same(*_both(monkeypatch, lambda r: fresh().from_start(start, r)))
 
+    def grown(r):
+        chain = fresh()
+        chain._grow(events)
+        return np.concatenate([chain.powers.ravel(), np.array([x for pair in chain.rewards for x in pair]),
+                               np.array([-1.0 if chain.destroyed is None else chain.destroyed])])
+
+    _same(*_both(monkeypatch, grown))
+
 
 def test_the_c_loops_refuse_arrays_of_the_wrong_size():
     plan = _unit(random.Random(1))
