@@ -432,28 +432,45 @@ done:
     return result;
 }
 
-/* powers(terms, offsets, first, count, out): out[0] = first (one row of S), out[k] = out[k - 1] T for
- * k = 1 .. count (Chain._grow's steps, each as Chain.step makes it). */
+/* powers(terms, offsets, unsaved, damage, first, count, out, rewards) -> (made, dead)
+ * Chain._grow: out[0] = first (one row of S); while k < count and row k has a model alive, its reward
+ * (unsaved, damage) goes to rewards[2k], rewards[2k + 1] and out[k + 1] = out[k] T. made: the rows
+ * stepped from; dead: whether row `made` has every model slain (then made < count). */
 static PyObject *powers(PyObject *self, PyObject *args) {
-    Py_buffer terms, offsets, first, out;
+    Py_buffer terms, offsets, unsaved, damage, first, out, rewards;
     Py_ssize_t count;
-    if (!PyArg_ParseTuple(args, "y*y*y*nw*", &terms, &offsets, &first, &count, &out))
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*nw*w*", &terms, &offsets, &unsaved, &damage, &first, &count, &out,
+                          &rewards))
         return NULL;
     PyObject *result = NULL;
     chain_t c;
     Py_ssize_t S = first.len / 8;
-    if (count < 0 || get_chain(&c, &terms, &offsets, S) || check_len(&out, (count + 1) * S, "out"))
+    if (count < 0 || get_chain(&c, &terms, &offsets, S) || check_len(&unsaved, S, "unsaved") ||
+        check_len(&damage, S, "damage") || check_len(&out, (count + 1) * S, "out") ||
+        check_len(&rewards, 2 * count, "rewards"))
         goto done;
-    double *po = out.buf;
+    double *po = out.buf, *pr = rewards.buf;
     memcpy(po, first.buf, S * sizeof(double));
-    for (Py_ssize_t k = 1; k <= count; k++)
-        step_rows(&c, po + (k - 1) * S, po + k * S, 1);
-    result = Py_NewRef(Py_None);
+    Py_ssize_t made = 0;
+    int dead = 0;
+    for (; made < count; made++) {
+        const double *row = po + made * S;
+        if (!any_alive(row, S)) {
+            dead = 1;
+            break;
+        }
+        row_rewards(row, unsaved.buf, damage.buf, S, &pr[2 * made], &pr[2 * made + 1]);
+        step_rows(&c, row, po + (made + 1) * S, 1);
+    }
+    result = Py_BuildValue("(ni)", made, dead);
 done:
     PyBuffer_Release(&terms);
     PyBuffer_Release(&offsets);
+    PyBuffer_Release(&unsaved);
+    PyBuffer_Release(&damage);
     PyBuffer_Release(&first);
     PyBuffer_Release(&out);
+    PyBuffer_Release(&rewards);
     return result;
 }
 

@@ -528,8 +528,9 @@ class Chain:
         """Powers up to ``upto`` events, unless one before it has every model slain: then its index.
 
         A power is checked (every model slain?) and its reward kept only when a later one is
-        made from it; the steps are taken first, then every check and reward at once (each
-        reward the same sum, in the same order, as on its own), and the powers joined once.
+        made from it: in C in one pass; in numpy the steps first, then every check and reward
+        at once (each reward the same sum, in the same order, as on its own). The powers are
+        joined once.
         """
         if self.destroyed is not None:
             return self.destroyed if self.destroyed < upto else None
@@ -537,25 +538,30 @@ class Chain:
         if have > upto:
             return None
         if _native is not None:
-            stack = np.empty((upto + 2 - have, len(self.stay)))  # powers have - 1, have, ..., upto
-            _native.powers(self.terms, self.offsets, np.ascontiguousarray(self.powers[-1], dtype=float),
-                           upto + 1 - have, stack)
+            count = upto + 1 - have
+            stack = np.empty((count + 1, len(self.stay)))  # powers have - 1, have, ..., upto
+            pairs = np.empty(2 * count)
+            made, dead = _native.powers(self.terms, self.offsets, self.unsaved, self.damage,
+                                        np.ascontiguousarray(self.powers[-1], dtype=float), count, stack, pairs)
+            rewards = pairs[:2 * made].reshape(-1, 2).tolist()
         else:
             grown = [self.powers[-1]]  # each (1, states): powers have - 1, have, ..., upto
             for _ in range(upto + 1 - have):
                 grown.append(self.step(grown[-1]))
             stack = np.concatenate(grown)
-        dead = np.flatnonzero(~stack[:-1, 1:].any(axis=1))
-        made = int(dead[0]) if len(dead) else len(stack) - 1  # powers stepped from (each with its reward)
-        if made:
+            held = np.flatnonzero(~stack[:-1, 1:].any(axis=1))
+            made = int(held[0]) if len(held) else len(stack) - 1  # powers stepped from (each with its reward)
+            dead = bool(len(held))
             u = (stack[:made] * self.unsaved).cumsum(axis=-1)[:, -1].tolist()
             d = (stack[:made] * self.damage).cumsum(axis=-1)[:, -1].tolist()
-            self.rewards += zip(u, d)
+            rewards = list(zip(u, d))
+        if made:
+            self.rewards += map(tuple, rewards)
             self.powers = np.concatenate([self.powers, stack[1:made + 1, None]])
             self.cells += made * stack.shape[1]
             if self.kept is not None:
                 self.kept.cells += made * stack.shape[1]
-        if len(dead):
+        if dead:
             self.destroyed = have - 1 + made
             return self.destroyed
         return None
