@@ -297,10 +297,11 @@ class Chain:
         self.steps = [(o, c[o:]) for o, c in steps]
         # The same as one gather: terms[i][t] = coefficient i of target t (stay first), from state source[i][t].
         size = len(stay)
-        targets = np.arange(size)
-        self.source = np.minimum(targets[None, :] + np.array([0] + [o for o, _ in steps])[:, None], size - 1)
-        self.terms = np.array([stay] + [np.concatenate([c[o:], np.zeros(o)]) for o, c in steps])
         self.offsets = np.array([0] + [o for o, _ in steps], dtype=np.int64)
+        self.terms = np.zeros((len(steps) + 1, size))
+        self.terms[0] = stay
+        for row, (o, c) in zip(self.terms[1:], steps):
+            row[:max(size - o, 0)] = c[o:]
         self.unsaved = unsaved
         self.damage = damage
         # The unit untouched, then after 1, 2, ... events (``from_start``), grown on demand.
@@ -310,8 +311,14 @@ class Chain:
         self.rewards: list[tuple[float, float]] = []  # the expected reward of an event at each power
         self.destroyed: int | None = None  # the first power with every model slain
         # The numbers it holds (``_CHAINS`` keeps chains within a budget of them); the powers grow.
-        self.cells = self.stay.size + self.source.size + self.terms.size + unsaved.size + damage.size + size
+        self.cells = self.stay.size + 2 * self.terms.size + unsaved.size + damage.size + size  # terms, source
         self.kept: _Kept | None = None
+
+    @cached_property
+    def source(self) -> np.ndarray:
+        """source[i][t]: the state coefficient i of target t comes from (numpy's gather, ``step``)."""
+        size = len(self.stay)
+        return np.minimum(np.arange(size)[None, :] + self.offsets[:, None], size - 1)
 
     def step(self, v: np.ndarray) -> np.ndarray:
         """v T: one event applied (to every row).

@@ -3,11 +3,12 @@
 Every Chain method that has a C path is run both ways on random units, saves, damage and state vectors
 (destroyed rows included), and the arrays and rewards must be equal byte for byte. Without the
 extension (no C compiler where the package was installed) the engine runs the numpy code and these
-tests are skipped.
+tests are skipped, except under CI, where the extension must have been built.
 """
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -17,6 +18,9 @@ from warscribe.engine import groups as G
 from warscribe.engine.model import ModelKind
 
 NATIVE = G._native
+if NATIVE is None and os.environ.get("CI"):
+    pytest.fail("the C extension warscribe.engine._chains is not built (pip install -e . needs a C compiler)",
+                pytrace=False)
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the C extension warscribe.engine._chains is not built")
 
 
