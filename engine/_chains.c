@@ -17,6 +17,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -109,10 +110,38 @@ static void add_rewards(reward_t *rw, const double *w, Py_ssize_t wstride, const
         }
 }
 
-/* Working memory of one call: cur and next (rows x S), and per event the rewards (and weights). */
+/* Working memory of one call: cur and next (rows x S), per event the rewards (and weights), and
+ * which rows of cur have every model slain. */
 typedef struct {
     double *cur, *next, *us, *ds, *ws;
+    unsigned char *dead;
 } work_t;
+
+/* w->dead[r]: row r of cur has every model slain; sets *some and *all. */
+static void find_dead(work_t *w, Py_ssize_t rows, Py_ssize_t S, int *some, int *all) {
+    *some = 0;
+    *all = 1;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        w->dead[r] = !any_alive(w->cur + r * S, S);
+        *some |= w->dead[r];
+        *all &= w->dead[r];
+    }
+}
+
+/* numpy's cur * alive: the rows with every model slain become zeros (their mass is on state 0). */
+static void clear_dead(work_t *w, Py_ssize_t rows, Py_ssize_t S) {
+    for (Py_ssize_t r = 0; r < rows; r++)
+        if (w->dead[r])
+            w->cur[r * S] = 0.0;
+}
+
+static void release(int n, ...) {
+    va_list buffers;
+    va_start(buffers, n);
+    for (int i = 0; i < n; i++)
+        PyBuffer_Release(va_arg(buffers, Py_buffer *));
+    va_end(buffers);
+}
 
 static int work_alloc(work_t *w, Py_ssize_t rows, Py_ssize_t S, Py_ssize_t events, Py_ssize_t wrows) {
     memset(w, 0, sizeof(*w));
@@ -124,7 +153,8 @@ static int work_alloc(work_t *w, Py_ssize_t rows, Py_ssize_t S, Py_ssize_t event
     w->us = PyMem_Malloc(per * sizeof(double));
     w->ds = PyMem_Malloc(per * sizeof(double));
     w->ws = PyMem_Malloc((events + 1) * (wrows > 0 ? wrows : 1) * sizeof(double));
-    if (!w->cur || !w->next || !w->us || !w->ds || !w->ws) {
+    w->dead = PyMem_Malloc(rows);
+    if (!w->cur || !w->next || !w->us || !w->ds || !w->ws || !w->dead) {
         PyErr_NoMemory();
         return -1;
     }
@@ -137,6 +167,7 @@ static void work_free(work_t *w) {
     PyMem_Free(w->us);
     PyMem_Free(w->ds);
     PyMem_Free(w->ws);
+    PyMem_Free(w->dead);
 }
 
 /* Note an event about to be applied at `cur`: its rewards (per row). */
@@ -152,75 +183,9 @@ static void advance(work_t *w, const chain_t *c, Py_ssize_t rows) {
     w->next = t;
 }
 
-/* absorb(terms, offsets, unsaved, damage, v, rows, count, tails, check, acc, reward) -> (unsaved, damage)
- * Chain.absorb: acc (rows x S, zeros) += sum_e P(N = e) v T^e. */
-static PyObject *absorb(PyObject *self, PyObject *args) {
-    Py_buffer terms, offsets, unsaved, damage, v, count, tails, acc;
-    Py_ssize_t rows;
-    int check;
-    reward_t rw;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*ny*y*pw*(dd)", &terms, &offsets, &unsaved, &damage, &v, &rows, &count,
-                          &tails, &check, &acc, &rw.unsaved, &rw.damage))
-        return NULL;
-    PyObject *result = NULL;
-    chain_t c;
-    work_t w;
-    memset(&w, 0, sizeof(w));
-    Py_ssize_t S = unsaved.len / 8, E = count.len / 8;
-    if (get_chain(&c, &terms, &offsets, S) || check_len(&damage, S, "damage") || check_len(&v, rows * S, "v") ||
-        check_len(&tails, E, "tails") || check_len(&acc, rows * S, "acc") || E < 1 || work_alloc(&w, rows, S, E, 0))
-        goto done;
-    const double *pc = count.buf, *pt = tails.buf;
-    double *pa = acc.buf;
-    memcpy(w.cur, v.buf, rows * S * sizeof(double));
-    Py_ssize_t events = 0;
-    for (Py_ssize_t e = 0; e < E; e++) {
-        double pe = pc[e];
-        if (pe != 0.0)
-            for (Py_ssize_t k = 0; k < rows * S; k++)
-                pa[k] = pa[k] + pe * w.cur[k];
-        double more = pt[e];
-        if (e == E - 1 || more == 0.0)
-            break;
-        if (check) {
-            int all = 1, some = 0;
-            for (Py_ssize_t r = 0; r < rows; r++) {
-                int alive = any_alive(w.cur + r * S, S);
-                all &= alive;
-                some |= alive;
-            }
-            if (!all) {
-                for (Py_ssize_t r = 0; r < rows; r++)
-                    if (!any_alive(w.cur + r * S, S))
-                        pa[r * S] = pa[r * S] + more * w.cur[r * S];
-                if (!some)
-                    break;
-                for (Py_ssize_t r = 0; r < rows; r++)
-                    if (!any_alive(w.cur + r * S, S))
-                        w.cur[r * S] = 0.0;
-            }
-        }
-        seen(&w, events, rows, S, unsaved.buf, damage.buf);
-        w.ws[events++] = more;
-        advance(&w, &c, rows);
-    }
-    add_rewards(&rw, w.ws, 0, w.us, w.ds, events, rows);
-    result = Py_BuildValue("(dd)", rw.unsaved, rw.damage);
-done:
-    work_free(&w);
-    PyBuffer_Release(&terms);
-    PyBuffer_Release(&offsets);
-    PyBuffer_Release(&unsaved);
-    PyBuffer_Release(&damage);
-    PyBuffer_Release(&v);
-    PyBuffer_Release(&count);
-    PyBuffer_Release(&tails);
-    PyBuffer_Release(&acc);
-    return result;
-}
-
 /* absorb_each(terms, offsets, unsaved, damage, v, rows, table, counts, tails, every, check, acc, reward)
- * Chain.absorb_each: acc (counts x rows x S, zeros), one absorb per row of table (counts x E). */
+ * Chain.absorb_each: acc (counts x rows x S, zeros), one absorb per row of table (counts x E); with one
+ * count (table and tails one row, every = tails) Chain.absorb. */
 static PyObject *absorb_each(PyObject *self, PyObject *args) {
     Py_buffer terms, offsets, unsaved, damage, v, table, tails, every, acc;
     Py_ssize_t rows, C;
@@ -257,24 +222,15 @@ static PyObject *absorb_each(PyObject *self, PyObject *args) {
         double more = pev[e];
         if (e == E - 1 || more == 0.0)
             break;
-        if (check) {
-            int all = 1, some = 0;
-            for (Py_ssize_t r = 0; r < rows; r++) {
-                int alive = any_alive(w.cur + r * S, S);
-                all &= alive;
-                some |= alive;
-            }
-            if (!all) {
-                for (Py_ssize_t r = 0; r < rows; r++)
-                    if (!any_alive(w.cur + r * S, S))
-                        for (Py_ssize_t k = 0; k < C; k++)
-                            pa[k * cells + r * S] = pa[k * cells + r * S] + ptl[k * E + e] * w.cur[r * S];
-                if (!some)
-                    break;
-                for (Py_ssize_t r = 0; r < rows; r++)
-                    if (!any_alive(w.cur + r * S, S))
-                        w.cur[r * S] = 0.0;
-            }
+        int some, all;
+        if (check && (find_dead(&w, rows, S, &some, &all), some)) {
+            for (Py_ssize_t r = 0; r < rows; r++)
+                if (w.dead[r])
+                    for (Py_ssize_t k = 0; k < C; k++)
+                        pa[k * cells + r * S] = pa[k * cells + r * S] + ptl[k * E + e] * w.cur[r * S];
+            if (all)
+                break;
+            clear_dead(&w, rows, S);
         }
         seen(&w, events, rows, S, unsaved.buf, damage.buf);
         w.ws[events++] = more;
@@ -284,15 +240,7 @@ static PyObject *absorb_each(PyObject *self, PyObject *args) {
     result = Py_BuildValue("(dd)", rw.unsaved, rw.damage);
 done:
     work_free(&w);
-    PyBuffer_Release(&terms);
-    PyBuffer_Release(&offsets);
-    PyBuffer_Release(&unsaved);
-    PyBuffer_Release(&damage);
-    PyBuffer_Release(&v);
-    PyBuffer_Release(&table);
-    PyBuffer_Release(&tails);
-    PyBuffer_Release(&every);
-    PyBuffer_Release(&acc);
+    release(9, &terms, &offsets, &unsaved, &damage, &v, &table, &tails, &every, &acc);
     return result;
 }
 
@@ -329,23 +277,14 @@ static PyObject *absorb_rows(PyObject *self, PyObject *args) {
         }
         if (e == E - 1 || !more_any)
             break;
-        if (check) {
-            int some_dead = 0, all_dead = 1;
-            for (Py_ssize_t r = 0; r < rows; r++) {
-                int dead = !any_alive(w.cur + r * S, S);
-                some_dead |= dead;
-                all_dead &= dead;
-            }
-            if (some_dead) {
-                for (Py_ssize_t r = 0; r < rows; r++)
-                    if (!any_alive(w.cur + r * S, S))
-                        pa[r * S] = pa[r * S] + ptl[r * E + e] * w.cur[r * S];
-                if (all_dead)
-                    break;
-                for (Py_ssize_t r = 0; r < rows; r++)
-                    if (!any_alive(w.cur + r * S, S))
-                        w.cur[r * S] = 0.0;
-            }
+        int some, all;
+        if (check && (find_dead(&w, rows, S, &some, &all), some)) {
+            for (Py_ssize_t r = 0; r < rows; r++)
+                if (w.dead[r])
+                    pa[r * S] = pa[r * S] + ptl[r * E + e] * w.cur[r * S];
+            if (all)
+                break;
+            clear_dead(&w, rows, S);
         }
         seen(&w, events, rows, S, unsaved.buf, damage.buf);
         for (Py_ssize_t r = 0; r < rows; r++)
@@ -357,14 +296,7 @@ static PyObject *absorb_rows(PyObject *self, PyObject *args) {
     result = Py_BuildValue("(dd)", rw.unsaved, rw.damage);
 done:
     work_free(&w);
-    PyBuffer_Release(&terms);
-    PyBuffer_Release(&offsets);
-    PyBuffer_Release(&unsaved);
-    PyBuffer_Release(&damage);
-    PyBuffer_Release(&v);
-    PyBuffer_Release(&table);
-    PyBuffer_Release(&tails);
-    PyBuffer_Release(&acc);
+    release(8, &terms, &offsets, &unsaved, &damage, &v, &table, &tails, &acc);
     return result;
 }
 
@@ -401,12 +333,7 @@ static PyObject *power_series(PyObject *self, PyObject *args) {
     result = Py_BuildValue("(dd)", rw.unsaved, rw.damage);
 done:
     work_free(&w);
-    PyBuffer_Release(&terms);
-    PyBuffer_Release(&offsets);
-    PyBuffer_Release(&unsaved);
-    PyBuffer_Release(&damage);
-    PyBuffer_Release(&vectors);
-    PyBuffer_Release(&out);
+    release(6, &terms, &offsets, &unsaved, &damage, &vectors, &out);
     return result;
 }
 
@@ -425,10 +352,7 @@ static PyObject *step(PyObject *self, PyObject *args) {
     step_rows(&c, v.buf, out.buf, rows);
     result = Py_NewRef(Py_None);
 done:
-    PyBuffer_Release(&terms);
-    PyBuffer_Release(&offsets);
-    PyBuffer_Release(&v);
-    PyBuffer_Release(&out);
+    release(4, &terms, &offsets, &v, &out);
     return result;
 }
 
@@ -464,13 +388,7 @@ static PyObject *powers(PyObject *self, PyObject *args) {
     }
     result = Py_BuildValue("(ni)", made, dead);
 done:
-    PyBuffer_Release(&terms);
-    PyBuffer_Release(&offsets);
-    PyBuffer_Release(&unsaved);
-    PyBuffer_Release(&damage);
-    PyBuffer_Release(&first);
-    PyBuffer_Release(&out);
-    PyBuffer_Release(&rewards);
+    release(7, &terms, &offsets, &unsaved, &damage, &first, &out, &rewards);
     return result;
 }
 
@@ -505,15 +423,12 @@ static PyObject *weighted_sum(PyObject *self, PyObject *args) {
     }
     result = Py_NewRef(Py_None);
 done:
-    PyBuffer_Release(&table);
-    PyBuffer_Release(&powers);
-    PyBuffer_Release(&acc);
+    release(3, &table, &powers, &acc);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"step", step, METH_VARARGS, "Chain.step into out."},
-    {"absorb", absorb, METH_VARARGS, "Chain.absorb into acc; returns the reward."},
     {"absorb_each", absorb_each, METH_VARARGS, "Chain.absorb_each into acc; returns the reward."},
     {"absorb_rows", absorb_rows, METH_VARARGS, "Chain.absorb_rows into acc; returns the reward."},
     {"power_series", power_series, METH_VARARGS, "Chain.power_series into out; returns the reward."},

@@ -373,10 +373,11 @@ class Chain:
         tails = _tails(count)
         last = len(count) - 1
         check = self._may_empty(v, last)
-        if _native is not None:
-            reward.unsaved, reward.damage = _native.absorb(
+        if _native is not None:  # absorb_each of one count: the same operations
+            tails_row = np.array(tails)
+            reward.unsaved, reward.damage = _native.absorb_each(
                 self.terms, self.offsets, self.unsaved, self.damage, np.ascontiguousarray(v, dtype=float), len(v),
-                np.array(count, dtype=float), np.array(tails), check, acc, (reward.unsaved, reward.damage))
+                np.array(count, dtype=float), 1, tails_row, tails_row, check, acc, (reward.unsaved, reward.damage))
             return acc
         cur = v
         seen: list[np.ndarray] = []

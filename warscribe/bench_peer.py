@@ -357,27 +357,14 @@ def never_seen_side_by_side(peer: Peer, rounds: int) -> None:
           f"{rounds} rounds per scenario, calls taken in turn)")
     print(f"{'family':<28} {'ours ms':>8} {'max':>7} {'peer ms':>8} {'peer/ours: median':>17} {'(Q1-Q3)':>13}")
 
-    def ours(data: dict) -> float:
-        forget_calls(everything=True)
-        start = time.perf_counter()
-        evaluate(data)
-        return time.perf_counter() - start
-
-    def theirs(groups, ref) -> float:
-        start = time.perf_counter()
-        peer.run_groups(groups, ref, {})
-        return time.perf_counter() - start
-
     for family, cases in families():
         ours_t, peer_t = [], []
         for _, data in cases:
             groups, ref = peer_view(data)
-            a, b = [], []
-            for _ in range(rounds):
-                a.append(ours(data))
-                b.append(theirs(groups, ref))
-            ours_t.append(statistics.median(a))
-            peer_t.append(statistics.median(b))
+            a, b = _interleaved([(lambda: forget_calls(everything=True), lambda: evaluate(data)),
+                                 lambda: peer.run_groups(groups, ref, {})], rounds)
+            ours_t.append(a)
+            peer_t.append(b)
         q1, q2, q3 = _quartiles([b / a for a, b in zip(ours_t, peer_t)])
         print(f"{family:<28} {statistics.median(ours_t) * 1e3:8.3f} {max(ours_t) * 1e3:7.2f} "
               f"{statistics.median(peer_t) * 1e3:8.3f} {q2:16.2f}x {f'({q1:.2f}-{q3:.2f})':>13}")

@@ -127,7 +127,7 @@ def test_the_c_loops_refuse_arrays_of_the_wrong_size():
         NATIVE.step(chain.terms, chain.offsets[:-1] if len(chain.offsets) > 1 else chain.offsets[:0], v, 2,
                        np.empty((2, size)))
     with pytest.raises(ValueError):
-        NATIVE.absorb(chain.terms, chain.offsets, chain.unsaved, chain.damage, v, 2, np.ones(3), np.ones(2),
-                         False, np.zeros((2, size)), (0.0, 0.0))  # tails shorter than the count
+        NATIVE.absorb_each(chain.terms, chain.offsets, chain.unsaved, chain.damage, v, 2, np.ones(3), 1, np.ones(2),
+                           np.ones(3), False, np.zeros((2, size)), (0.0, 0.0))  # tails shorter than the count
     with pytest.raises(ValueError):
         NATIVE.weighted_sum(np.ones((1, 3)), 1, np.ones((2, size)), 3, size, np.zeros((1, size)))  # 3 powers of 2
