@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from warscribe.engine import attack, dist, groups, rules, scenario
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.evaluate import evaluate_scenario
 from warscribe.engine.kb import KnowledgeBase
@@ -67,6 +66,8 @@ def forget_calls(everything: bool = False) -> None:
     those go too, with every table kept by its inputs (dice, rolls, counts, joint laws),
     and the next call costs what a scenario never seen costs (the compiled schema stays:
     a process compiles it once). Results never depend on it."""
+    from warscribe.engine import attack, dist, groups, rules, scenario  # (``scenario`` is evaluate's argument)
+
     scenario._PARSED.clear()
     groups._PROFILES.clear()
     groups._FRESH.clear()

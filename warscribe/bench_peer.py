@@ -312,28 +312,17 @@ def matrix_side_by_side(peer: Peer, rounds: int) -> None:
     cases = [(family, data, peer_view(data)) for family, scenarios in families() for _, data in scenarios]
     ours_t: list[list[float]] = [[] for _ in cases]
     peer_t: list[list[float]] = [[] for _ in cases]
-
-    def ours(data: dict) -> float:
-        forget_calls()
-        start = time.perf_counter()
-        evaluate(data)
-        return time.perf_counter() - start
-
-    def theirs(groups, ref) -> float:
-        start = time.perf_counter()
-        peer.run_groups(groups, ref, {})
-        return time.perf_counter() - start
-
     for _, data, _ in cases:
         evaluate(data)
     for r in range(rounds):
         for i, (_, data, (groups, ref)) in enumerate(cases):
+            calls = [(forget_calls, lambda: evaluate(data)), lambda: peer.run_groups(groups, ref, {})]
             if r % 2:
-                peer_t[i].append(theirs(groups, ref))
-                ours_t[i].append(ours(data))
+                b, a = _interleaved(calls[::-1], 1)
             else:
-                ours_t[i].append(ours(data))
-                peer_t[i].append(theirs(groups, ref))
+                a, b = _interleaved(calls, 1)
+            ours_t[i].append(a)
+            peer_t[i].append(b)
     print(f"A matrix of new scenarios: the {len(cases)} family scenarios in turn, {rounds} rounds, every call of ours a "
           f"first call (what belongs to one weapon or one unit kept: its checked profile, a unit's plan and chains)")
     print(f"{'family':<28} {'ours ms':>8} {'peer ms':>8} {'peer/ours: median':>17} {'(Q1-Q3)':>13}")
