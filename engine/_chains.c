@@ -416,6 +416,8 @@ static PyObject *weighted_sum(PyObject *self, PyObject *args) {
             out[j] = w0 * pp[j];
         for (Py_ssize_t e = 1; e < used; e++) {
             double we = pt[k * E + e];
+            if (we == 0.0) /* adds zeros (a joint law's rows are zero past its reach) */
+                continue;
             const double *p = pp + e * cells;
             for (Py_ssize_t j = 0; j < cells; j++)
                 out[j] = out[j] + we * p[j];
