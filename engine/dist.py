@@ -23,6 +23,11 @@ from functools import lru_cache
 from math import exp, log, log1p
 from operator import mul
 
+try:  # The joint law's loops in C, the same bits (engine/_joint.c); without a compiler, Python alone.
+    from warscribe.engine import _joint as _native
+except ImportError:  # pragma: no cover (a machine without a C compiler)
+    _native = None
+
 Dist = list[float]
 
 DICE_RE = re.compile(r"^(?P<n>[1-9]?)D(?P<sides>3|6)(?:\+(?P<plus>[1-9][0-9]?))?$")
@@ -431,6 +436,80 @@ def _joint_random_sum_sparse(count: Dist, unit: Joint) -> Joint:
         if n < last:
             power = joint_convolve(power, unit)
     return acc
+
+
+# The C loops hold a grid of (k, m) of at most this many cells (engine/_joint.c: MAX_CELLS).
+NATIVE_CELLS = 1 << 23
+
+
+def joint_rows(count: Dist, unit: Joint):
+    """``joint_random_sum(count, unit)`` (no caps) as a dense array [m, k], as tall and as wide as
+    its keys reach (one past the largest m and k), zero where it holds no key."""
+    import numpy as np
+
+    keys = list(unit)
+    last = len(count) - 1
+    top_k = last * max(k for k, _ in keys)
+    top_m = last * max(m for _, m in keys)
+    if _native is not None and (top_k + 1) * (top_m + 1) <= NATIVE_CELLS:
+        out = np.zeros((top_m + 1, top_k + 1))
+        height, width = _native.sparse(np.array(count, dtype=float), np.array([k for k, _ in keys], dtype=np.int64),
+                                       np.array([m for _, m in keys], dtype=np.int64),
+                                       np.array(list(unit.values()), dtype=float), out)
+        return np.ascontiguousarray(out[:height, :width])
+    return _joint_rows_numpy(count, unit, top_k, top_m)
+
+
+def _joint_rows_numpy(count: Dist, unit: Joint, top_k: int, top_m: int):
+    """``joint_rows`` without the C loops: the sparse law's dicts (``_joint_random_sum_sparse``)
+    emulated with whole arrays, the same bits. A power's keys are kept in the dict's insertion
+    order; its product with the unit lists the terms in the dict loop's order (the power's keys,
+    then the unit's), ``np.add.at`` sums each key's terms in that order, and the new keys are
+    ordered by their first term."""
+    import numpy as np
+
+    width = top_m + 1
+    dk = np.array([k for k, _ in unit], dtype=np.int64)
+    dm = np.array([m for _, m in unit], dtype=np.int64)
+    p = np.array(list(unit.values()))
+    cells = np.zeros(1, dtype=np.int64)  # k * width + m, in insertion order
+    vals = np.ones(1)
+    acc = np.zeros((top_k + 1) * width)
+    seen = np.zeros((top_k + 1) * width, dtype=bool)
+    grid = np.zeros((top_k + 1) * width)
+    last = len(count) - 1
+    for n, pn in enumerate(count):
+        if pn:
+            acc[cells] += pn * vals
+            seen[cells] = True
+        if n < last:
+            terms = (vals[:, None] * p[None, :]).ravel()
+            made = (cells[:, None] + (dk * width + dm)[None, :]).ravel()
+            grid[made] = 0.0
+            np.add.at(grid, made, terms)
+            keys, first = np.unique(made, return_index=True)
+            cells = keys[np.argsort(first, kind="stable")]
+            vals = grid[cells]
+    held = np.flatnonzero(seen)
+    height, across = int((held % width).max()) + 1, int((held // width).max()) + 1
+    return np.ascontiguousarray(acc.reshape(top_k + 1, width)[:across, :height].T)
+
+
+def joint_rows_graded(count: Dist, unit: Joint, degree: int):
+    """``joint_random_sum_graded(count, unit, degree)`` as [m, k] up to the last reachable k + m (the
+    degree times the largest count), bit for bit ``joint_rows``' cells there."""
+    import numpy as np
+
+    reach = degree * max(n for n, p in enumerate(count) if p)
+    size = degree * (len(count) - 1) + 1
+    if _native is not None and size * size <= NATIVE_CELLS:
+        out = np.empty((reach + 1, reach + 1))
+        _native.graded(np.array(count, dtype=float), np.array([k for k, _ in unit], dtype=np.int64),
+                       np.array([m for _, m in unit], dtype=np.int64), np.array(list(unit.values()), dtype=float),
+                       degree, out)
+        return out
+    joint = joint_random_sum_graded(count, unit, degree)
+    return np.ascontiguousarray(joint[:reach + 1, :reach + 1].T)
 
 
 def _shift_lumped(a, by: int):

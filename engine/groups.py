@@ -40,9 +40,9 @@ ascending order (the form this replaced): every sum takes its terms in that orde
 pairwise sum), but for the packets' slabs hit by hit (``_by_hits``: one matrix product,
 within about 1e-15 of the loop it replaced) and the small product per attack of
 ``_with_packets``. Groups with [DEVASTATING WOUNDS] go by the joint law of their wounds and
-packets, or hit by hit (``_by_hits``), or attack by attack (``_with_packets``) on a state
-vector that also counts the mortal-wound packets waiting, whichever a cost model says is
-cheapest (``_joint_cheaper``).
+packets (the same bits as ever) up to a budget of work, and beyond it by whichever of that law,
+hit by hit (``_by_hits``) or attack by attack (``_with_packets``, on a state vector that also
+counts the mortal-wound packets waiting) a cost model says is cheapest (``_joint_cheaper``).
 """
 
 from __future__ import annotations
@@ -1053,43 +1053,47 @@ class _Profile:
 
 
 # How a [DEVASTATING WOUNDS] group is resolved: the joint law of its wounds and packets
-# (bit for bit the law before issue 24, and cached per weapon profile) or attack by attack
-# on the states (``_with_packets``), whichever the cost model says is cheaper. Costs are in
-# array cells touched; a numpy call costs about NUMPY_CALL_CELLS on top (measured on the
-# bench's dice-heavy family: 2 cores, numpy 2).
+# (bit for bit the law before issue 24, and cached per weapon profile) whenever that costs
+# at most JOINT_BUDGET, or less than going hit by hit (``_by_hits``) or attack by attack on
+# the states (``_with_packets``), whose sums take another order (within about 1e-13). The
+# route never depends on whether the C loops are built, so neither do the bits. Costs are in
+# array cells touched (about half a nanosecond each in C); a numpy call costs about
+# NUMPY_CALL_CELLS on top (measured on the bench's dice-heavy family: 2 cores, numpy 2).
 NUMPY_CALL_CELLS = 2000
-JOINT_CELL_COST = 1.5  # a cell of the dense joint law (a scaled add into a slice) against a cell of a step
-JOINT_SPARSE_WORK = 3000  # dict operations of the sparse law (about keys x attacks^3 / 6), for any other law
+JOINT_SPARSE_CELL = 4  # a term of the sparse law (a product, a place looked up, an add) against a dense cell
+JOINT_BUDGET = 16_000_000  # about 8 ms: the bench's 10 x D6 [SUS D3] [DEV] (60 attacks) is 15M
 HIT_STEP_CELLS = 8  # cells touched per state cell by a step of ``_by_hits`` (a gather and a cumsum)
-JOINT_SPARSE_ATTACKS = 12  # up to this many attacks the sparse law (Python dicts) beats the dense one (numpy calls)
+JOINT_SPARSE_ATTACKS = 12  # up to this many attacks the sparse law, beyond it the dense one (the same bits)
 
 
 def _joint_cheaper(prof: _Profile, cells: int, cap: int | None, parts: int = 1) -> bool:
-    """Whether the joint law of the group's wounds and packets costs less than going hit by
-    hit (``_by_hits``, where it applies) or stepping attack by attack over ``cells`` state
-    cells (the packets capped at ``cap``), ``parts`` times (the joint law is built once for
-    them all)."""
-    attacks = len(prof.attacks) - 1
-    degree = D.graded_degree(prof.per_attack)
-    if degree is None:
-        return len(prof.per_attack) * attacks ** 3 // 6 <= JOINT_SPARSE_WORK
+    """Whether to take the joint law of the group's wounds and packets: it costs at most
+    JOINT_BUDGET, or less than going hit by hit (``_by_hits``, where it applies) or stepping
+    attack by attack over ``cells`` state cells (the packets capped at ``cap``), ``parts``
+    times (the joint law is built once for them all)."""
+    a = len(prof.attacks) - 1
     keys = len(prof.per_attack)
-    # The dense law (the sparse one, used up to JOINT_SPARSE_ATTACKS attacks, costs less still):
-    # attack n adds each key's shifted copy of a (degree x n + 1)^2 block.
-    a = attacks
-    blocks = degree * degree * (a - 1) * a * (2 * a - 1) // 6 + degree * (a - 1) * a + a
-    joint = JOINT_CELL_COST * keys * blocks + NUMPY_CALL_CELLS * keys * a
     top_k = max(k for k, _ in prof.per_attack)
     top_m = max(m for _, m in prof.per_attack)
+    degree = D.graded_degree(prof.per_attack)
+    if degree is not None and a + 1 > JOINT_SPARSE_ATTACKS:
+        # The dense law: attack n adds each key's shifted copy of the triangle k + m <= degree x n.
+        build = keys * sum((degree * n + 1) * (degree * n + 2) // 2 for n in range(a))
+    else:
+        # The sparse law: each key of power n (at most (n top_k + 1)(n top_m + 1)) meets each key of the unit.
+        build = JOINT_SPARSE_CELL * keys * sum((n * top_k + 1) * (n * top_m + 1) for n in range(a))
+    # Its rows applied: a row of packets per event, over the states.
+    apply = parts * (cells * (a * top_m + 1) * (a * top_k + 1) + NUMPY_CALL_CELLS * a * top_k)
+    joint = build + apply
+    if joint <= JOINT_BUDGET:
+        return True
     if _by_hits_applies(prof, cells):
-        # Hit by hit: a step per hit, a slab of packets per hit, the weights; against the
-        # joint law's build and its application (a row of packets per event).
+        # Hit by hit: a step per hit, a slab of packets per hit, the weights.
         hits = len(prof.hits) - 1
         top = hits if cap is None else min(cap, hits)
         by_hits = parts * (cells * hits * (HIT_STEP_CELLS + top + 1) + 4 * (hits + 1) ** 2
                            + NUMPY_CALL_CELLS * (5 * hits + 30))
-        apply = parts * (cells * (a * top_m + 1) * (a * top_k + 1) + NUMPY_CALL_CELLS * a * top_k)
-        return joint + apply <= by_hits
+        return joint <= by_hits
     # Attack by attack: before attack n, up to min(n x top_m, reach) + 1 counts of packets
     # wait; each attack copies them moved by m (top_m + 1 slabs), weighs the slabs by the
     # law of (k, m) (one tensordot) and steps the states top_k times (about two cells each).
@@ -1111,17 +1115,8 @@ def _joint_table(attacks: tuple[float, ...], per_attack: tuple[tuple[tuple[int, 
     law = dict(per_attack)
     degree = D.graded_degree(law)
     if degree is not None and len(attacks) > JOINT_SPARSE_ATTACKS:
-        joint = D.joint_random_sum_graded(list(attacks), law, degree)
-        reach = degree * max(n for n, p in enumerate(attacks) if p)
-        return Counts(np.ascontiguousarray(joint[:reach + 1, :reach + 1].T))
-    joint = D.joint_random_sum(list(attacks), law)
-    rows: dict[int, D.Dist] = {}
-    for (k, m), p in joint.items():
-        row = rows.setdefault(m, [])
-        if len(row) <= k:
-            row.extend([0.0] * (k + 1 - len(row)))
-        row[k] += p
-    return Counts.of([rows.get(m, [0.0]) for m in range(max(rows) + 1)])
+        return Counts(D.joint_rows_graded(list(attacks), law, degree))
+    return Counts(D.joint_rows(list(attacks), law))
 
 
 # The group's count distributions, for the profiles that repeat (each weapon against each unit).

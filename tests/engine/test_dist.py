@@ -70,3 +70,32 @@ def test_sum_iid_is_its_definition(unit, n, cap):
 
 def test_mean():
     assert D.mean([0.25, 0.5, 0.25]) == 1.0 and D.mean([1.0]) == 0.0
+
+
+def _rows_of(joint):
+    """A sparse joint law {(k, m): p} as the dense [m, k] array ``joint_rows`` gives."""
+    import numpy as np
+
+    out = np.zeros((max(m for _, m in joint) + 1, max(k for k, _ in joint) + 1))
+    for (k, m), p in joint.items():
+        out[m, k] = p
+    return out
+
+
+keys = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), min_size=1, max_size=7, unique=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(count=st.lists(st.integers(0, 5), min_size=1, max_size=16).filter(lambda c: c[-1]).map(normalised),
+       unit_keys=keys, weights=st.lists(st.integers(0, 5), min_size=7, max_size=7).filter(any))
+def test_the_joint_law_in_arrays_is_the_sparse_law_bit_for_bit(count, unit_keys, weights):
+    """``joint_rows`` without the C loops (whole arrays, ``np.add.at``) sums every (k, m) in the
+    order of the sparse law's dicts: the same floats, to the bit, and the same shape (zero
+    chances included, as the dicts keep their keys)."""
+    unit = dict(zip(unit_keys, normalised(weights[:len(unit_keys)] if any(weights[:len(unit_keys)]) else
+                                          [1] * len(unit_keys))))
+    last = len(count) - 1
+    top_k, top_m = last * max(k for k, _ in unit), last * max(m for _, m in unit)
+    got = D._joint_rows_numpy(count, unit, top_k, top_m)
+    want = _rows_of(D._joint_random_sum_sparse(count, unit))
+    assert got.shape == want.shape and got.tobytes() == want.tobytes()

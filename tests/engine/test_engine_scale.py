@@ -124,6 +124,45 @@ def test_devastating_wounds_against_several_kinds_at_scale():
         assert abs(sum(r.wounds_removed) - 1.0) < 1e-9 and r.p_wipe > 0.999
 
 
+def _routes(data: dict) -> list[bool]:
+    """Whether each [DEVASTATING WOUNDS] group (or part) of the scenario took the joint law."""
+    from warscribe.engine import forget_calls
+    from warscribe.engine import groups
+
+    chosen = groups._joint_cheaper
+    taken: list[bool] = []
+
+    def spy(*args):
+        taken.append(chosen(*args))
+        return taken[-1]
+
+    forget_calls()
+    groups._joint_cheaper = spy
+    try:
+        evaluate(data)
+    finally:
+        groups._joint_cheaper = chosen
+    return taken
+
+
+def test_devastating_wounds_keep_the_joint_law_up_to_its_budget():
+    """The joint law of wounds and packets is the law before issue 24, bit for bit: the bench's
+    dice-heavy scenarios (up to 73 attacks) all take it. Far beyond its budget (240 attacks of
+    [SUSTAINED HITS D3]) the group goes hit by hit instead: the joint law's cost grows as the
+    cube of the attacks."""
+    from warscribe import bench_peer
+
+    families = dict(bench_peer.families())
+    for ruleset in ("11e", "10e"):
+        for name, data in families[f"dice-heavy [DEV] (cliff), {ruleset}"]:
+            taken = _routes(data)
+            assert taken and all(taken), name
+    storm = bench_peer._weapon("Storm", "D6", 4, 5, 0, 1, ["SUSTAINED HITS D3", "DEVASTATING WOUNDS"])
+    target = bench_peer.ATTACHED["Intercessors + Captain"]
+    big = {"ruleset": "11e", "attacker": {"weapons": [{"models": 40, "weapon": storm}]}, "target": target}
+    assert _routes(big) == [False]
+
+
 def test_devastating_wounds_against_several_kinds_beyond_reasonable_time_is_a_clear_error():
     """Where the packets (each hit can make one) times the allocation states would take many
     seconds, the group is refused by name rather than run for minutes."""

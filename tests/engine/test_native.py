@@ -1,9 +1,10 @@
-"""The allocation chain's loops in C (engine/_chains.c) against the numpy code they replace: the same bits.
+"""The engine's loops in C against the numpy and Python code they replace: the same bits.
 
-Every Chain method that has a C path is run both ways on random units, saves, damage and state vectors
-(destroyed rows included), and the arrays and rewards must be equal byte for byte. Without the
-extension (no C compiler where the package was installed) the engine runs the numpy code and these
-tests are skipped, except under CI, where the extension must have been built.
+Every Chain method that has a C path (engine/_chains.c) is run both ways on random units, saves,
+damage and state vectors (destroyed rows included), and so is the joint law of wounds and packets
+(engine/_joint.c) on random laws; the arrays and rewards must be equal byte for byte. Without the
+extensions (no C compiler where the package was installed) the engine runs the numpy and Python code
+and these tests are skipped, except under CI, where the extensions must have been built.
 """
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ import random
 import numpy as np
 import pytest
 
+from warscribe.engine import dist as D
 from warscribe.engine import groups as G
 from warscribe.engine.model import ModelKind
 
 NATIVE = G._native
-if NATIVE is None and os.environ.get("CI"):
-    pytest.fail("the C extension warscribe.engine._chains is not built (pip install -e . needs a C compiler)",
-                pytrace=False)
-pytestmark = pytest.mark.skipif(NATIVE is None, reason="the C extension warscribe.engine._chains is not built")
+JOINT = D._native
+if (NATIVE is None or JOINT is None) and os.environ.get("CI"):
+    pytest.fail("the C extensions warscribe.engine._chains and _joint are not built (pip install -e . needs a C "
+                "compiler)", pytrace=False)
+pytestmark = pytest.mark.skipif(NATIVE is None or JOINT is None, reason="the C extensions are not built")
 
 
 def _unit(rng: random.Random) -> G.Plan:
@@ -103,7 +106,8 @@ def test_the_c_loops_give_the_numpy_bits(seed, monkeypatch):
     _same(*_both(monkeypatch, lambda r: fresh().absorb_rows(v, per_row, r)))
     slabs = [_vectors(rng, size, rows) for _ in range(rng.randint(1, 6))]
     _same(*_both(monkeypatch, lambda r: fresh().power_series(slabs, r)))
-    start = G.Counts.of([_count(rng, rng.randint(1, events + 1)) for _ in range(rng.randint(1, 3))])
+    start = G.Counts.of([_count(rng, rng.randint(1, events + 1)) for _ in range(rng.randint(1, 3))]
+                        + [[0.0] * rng.randint(0, events) + [1.0]])  # zeros first: the C skips them
     _same(*_both(monkeypatch, lambda r: fresh().from_start(start, r)))
 
     def grown(r):
@@ -131,3 +135,60 @@ def test_the_c_loops_refuse_arrays_of_the_wrong_size():
                            np.ones(3), False, np.zeros((2, size)), (0.0, 0.0))  # tails shorter than the count
     with pytest.raises(ValueError):
         NATIVE.weighted_sum(np.ones((1, 3)), 1, np.ones((2, size)), 3, size, np.zeros((1, size)))  # 3 powers of 2
+
+
+def _law(rng: random.Random, graded: bool) -> dict:
+    """A law of (k normal wounds, m packets) per attack, its keys in a random order (or graded
+    order), some of them of chance zero."""
+    if graded:
+        degree = rng.randint(1, 4)
+        keys = [(k, t - k) for t in range(degree + 1) for k in range(t, -1, -1)]
+    else:
+        keys = rng.sample([(k, m) for k in range(4) for m in range(3)], rng.randint(1, 7))
+    weights = [0.0 if rng.random() < 0.15 else rng.random() for _ in keys]
+    total = sum(weights) or 1.0
+    return {key: w / total for key, w in zip(keys, weights)}
+
+
+def _joint_both(monkeypatch, fn):
+    outs = []
+    for native in (JOINT, None):
+        monkeypatch.setattr(D, "_native", native)
+        outs.append(np.asarray(fn()))
+    return outs
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_c_joint_law_gives_the_python_bits(seed, monkeypatch):
+    rng = random.Random(seed)
+    count = _count(rng, rng.randint(1, 25))
+    for n in rng.sample(range(len(count)), len(count) // 4):
+        count[n] = 0.0  # counts that cannot happen: skipped alike
+    count[-1] = count[-1] or 0.5
+    law = _law(rng, graded=False)
+    c, py = _joint_both(monkeypatch, lambda: D.joint_rows(count, law))
+    assert c.shape == py.shape and c.tobytes() == py.tobytes()
+    graded = _law(rng, graded=True)
+    degree = D.graded_degree(graded)
+    c, py = _joint_both(monkeypatch, lambda: D.joint_rows_graded(count, graded, degree))
+    assert c.shape == py.shape and c.tobytes() == py.tobytes()
+    # The dense law is the sparse one, bit for bit, wherever the sparse one reaches.
+    sparse = _joint_both(monkeypatch, lambda: D.joint_rows(count, graded))[0]
+    assert c[:sparse.shape[0], :sparse.shape[1]].tobytes() == sparse.tobytes()
+    assert not c[sparse.shape[0]:].any() and not c[:, sparse.shape[1]:].any()
+
+
+def test_the_c_joint_law_refuses_arrays_of_the_wrong_size():
+    count = np.array([0.5, 0.5])
+    dk, dm, p = np.array([0, 1], dtype=np.int64), np.array([0, 1], dtype=np.int64), np.array([0.5, 0.5])
+    JOINT.sparse(count, dk, dm, p, np.zeros((2, 2)))
+    with pytest.raises(ValueError):
+        JOINT.sparse(count, dk, dm, p, np.zeros((2, 3)))  # not (M + 1) x (K + 1)
+    with pytest.raises(ValueError):
+        JOINT.sparse(count, dk, dm[:1], p, np.zeros((2, 2)))  # keys of two lengths
+    with pytest.raises(ValueError):
+        JOINT.sparse(count, np.array([0, -1], dtype=np.int64), dm, p, np.zeros((2, 2)))  # a negative key
+    with pytest.raises(ValueError):
+        JOINT.graded(count, dk, np.array([0, 2], dtype=np.int64), p, 2, np.zeros((3, 3)))  # a key past the degree
+    with pytest.raises(ValueError):
+        JOINT.graded(count, dk, dm, p, 2, np.zeros((2, 2)))  # out is not (R + 1) x (R + 1)

@@ -1,0 +1,272 @@
+/* The joint law of a group's normal wounds and mortal-wound packets (engine/dist.py) in C.
+ *
+ * Both functions do the floating-point operations of their Python counterparts in the
+ * same order, one rounding per operation, so the results are the same bit for bit
+ * (tests/engine/test_native.py holds them together): the law is the one the engine has
+ * always used for [DEVASTATING WOUNDS], and this only makes it cheap enough to use for
+ * every group of a few dozen attacks. Compile without contracting a * b + c into one
+ * fused operation (-ffp-contract=off, set in pyproject.toml) and without -ffast-math.
+ *
+ * sparse: dist._joint_random_sum_sparse, whose dicts sum each key's terms in the order
+ * the keys were first met. Here a dict is its keys in insertion order plus a grid from
+ * (k, m) to its place, so every sum takes its terms in the dict's order.
+ *
+ * graded: dist.joint_random_sum_graded (dense, one shifted add per key of the unit law).
+ * Only the cells with k + m <= reach are touched: the others hold zeros, and adding a
+ * zero product to a probability (finite, never negative) changes nothing.
+ *
+ * Arrays come as C-contiguous buffers of float64 (int64 for the keys); every length is
+ * checked before anything is read or written, and the work is bounded (MAX_CELLS).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cells of a grid of (k, m): 8M, 64 MB of doubles; the engine's cost model stays far below. */
+#define MAX_CELLS ((Py_ssize_t)1 << 23)
+
+static int fail(const char *what) {
+    PyErr_SetString(PyExc_ValueError, what);
+    return -1;
+}
+
+/* count (L float64), keys dk, dm (U int64 each, not negative) and p (U float64): checked; the largest dk, dm. */
+static int get_law(Py_buffer *count, Py_buffer *dk, Py_buffer *dm, Py_buffer *p, Py_ssize_t *L, Py_ssize_t *U,
+                   int64_t *top_k, int64_t *top_m) {
+    if (count->len % 8 || count->len == 0 || dk->len % 8 || dk->len == 0 || dm->len != dk->len ||
+        p->len != dk->len)
+        return fail("joint law: bad count or keys");
+    *L = count->len / 8;
+    *U = dk->len / 8;
+    const int64_t *pk = dk->buf, *pm = dm->buf;
+    *top_k = *top_m = 0;
+    for (Py_ssize_t j = 0; j < *U; j++) {
+        if (pk[j] < 0 || pm[j] < 0 || pk[j] > 1024 || pm[j] > 1024)
+            return fail("joint law: a key out of range");
+        if (pk[j] > *top_k)
+            *top_k = pk[j];
+        if (pm[j] > *top_m)
+            *top_m = pm[j];
+    }
+    return 0;
+}
+
+/* t[i] = t[i] + w s[i]: a multiply and an add per element (per lane when vectorized), as numpy.
+ * On x86-64 also built for AVX2 (four lanes in place of SSE2's two), chosen when the machine has it. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void add_scaled(double *restrict t, const double *restrict s, double w, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        t[i] = t[i] + w * s[i];
+}
+
+static void release(Py_buffer *b, int n) {
+    for (int i = 0; i < n; i++)
+        PyBuffer_Release(&b[i]);
+}
+
+/* sparse(count, dk, dm, p, out) -> (height, width)
+ * The joint law of the sums of N (k, m) pairs, N ~ count, as _joint_random_sum_sparse's dict
+ * turned into rows (groups._joint_table): out is (M + 1) x (K + 1) zeros, K = (L - 1) max dk,
+ * M = (L - 1) max dm; out[m][k] gets P(k, m); height and width: one past the largest m and k
+ * of the dict's keys. */
+static PyObject *sparse(PyObject *self, PyObject *args) {
+    Py_buffer b[5];
+    if (!PyArg_ParseTuple(args, "y*y*y*y*w*", &b[0], &b[1], &b[2], &b[3], &b[4]))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t L, U;
+    int64_t top_k, top_m;
+    int32_t *keys = NULL, *next_keys = NULL, *stamp = NULL;
+    Py_ssize_t *place = NULL;
+    double *vals = NULL, *next_vals = NULL, *acc = NULL;
+    if (get_law(&b[0], &b[1], &b[2], &b[3], &L, &U, &top_k, &top_m))
+        goto done;
+    const Py_ssize_t last = L - 1, K = last * top_k, M = last * top_m;
+    if (K + 1 > MAX_CELLS || M + 1 > MAX_CELLS || (K + 1) * (M + 1) > MAX_CELLS) {
+        fail("sparse: the law is too big");
+        goto done;
+    }
+    const Py_ssize_t W = M + 1, cells = (K + 1) * W;
+    if (b[4].len != cells * 8) {
+        fail("sparse: out does not match the count and the keys");
+        goto done;
+    }
+    const double *count = b[0].buf, *p = b[3].buf;
+    const int64_t *dk = b[1].buf, *dm = b[2].buf;
+    /* A dict: its keys (as cells k * W + m) in insertion order, their values; stamp[cell] = n when
+     * the dict of power n + 1 holds it, at place[cell]. */
+    keys = malloc(cells * sizeof *keys);
+    next_keys = malloc(cells * sizeof *next_keys);
+    vals = malloc(cells * sizeof *vals);
+    next_vals = malloc(cells * sizeof *next_vals);
+    stamp = malloc(cells * sizeof *stamp);
+    place = malloc(cells * sizeof *place);
+    acc = calloc(cells, sizeof *acc);
+    if (!keys || !next_keys || !vals || !next_vals || !stamp || !place || !acc) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < cells; c++)
+        stamp[c] = -1;
+    Py_ssize_t size = 1, top_kk = -1, top_mm = -1;
+    keys[0] = 0;
+    vals[0] = 1.0;
+    for (Py_ssize_t n = 0; n <= last; n++) {
+        const double pn = count[n];
+        if (pn != 0.0 || pn != pn) {
+            for (Py_ssize_t i = 0; i < size; i++) {
+                const Py_ssize_t c = keys[i], k = c / W, m = c % W;
+                acc[c] = acc[c] + pn * vals[i];
+                if (k > top_kk)
+                    top_kk = k;
+                if (m > top_mm)
+                    top_mm = m;
+            }
+        }
+        if (n == last)
+            break;
+        Py_ssize_t grown = 0;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            const double pa = vals[i];
+            const Py_ssize_t base = keys[i];
+            for (Py_ssize_t j = 0; j < U; j++) {
+                const Py_ssize_t c = base + (Py_ssize_t)dk[j] * W + (Py_ssize_t)dm[j];
+                const double term = pa * p[j];
+                if (stamp[c] != (int32_t)n) {
+                    stamp[c] = (int32_t)n;
+                    place[c] = grown;
+                    next_keys[grown] = (int32_t)c;
+                    next_vals[grown++] = 0.0 + term;
+                } else {
+                    next_vals[place[c]] = next_vals[place[c]] + term;
+                }
+            }
+        }
+        int32_t *tk = keys;
+        keys = next_keys;
+        next_keys = tk;
+        double *tv = vals;
+        vals = next_vals;
+        next_vals = tv;
+        size = grown;
+    }
+    double *out = b[4].buf;
+    const Py_ssize_t width = K + 1;
+    for (Py_ssize_t k = 0; k <= top_kk; k++)
+        for (Py_ssize_t m = 0; m <= top_mm; m++)
+            out[m * width + k] = acc[k * W + m];
+    result = Py_BuildValue("(nn)", top_mm + 1, top_kk + 1);
+done:
+    free(keys);
+    free(next_keys);
+    free(vals);
+    free(next_vals);
+    free(stamp);
+    free(place);
+    free(acc);
+    release(b, 5);
+    return result;
+}
+
+/* graded(count, dk, dm, p, degree, out)
+ * joint_random_sum_graded for a unit law listed in graded order (dist.graded_degree), as
+ * groups._joint_table keeps it: out is (R + 1) x (R + 1), R = degree x the largest n with
+ * count[n] != 0, out[m][k] = P(k, m). */
+static PyObject *graded(PyObject *self, PyObject *args) {
+    Py_buffer b[5];
+    Py_ssize_t degree;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*nw*", &b[0], &b[1], &b[2], &b[3], &degree, &b[4]))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t L, U;
+    int64_t top_k, top_m;
+    double *acc = NULL, *power = NULL, *next = NULL;
+    if (get_law(&b[0], &b[1], &b[2], &b[3], &L, &U, &top_k, &top_m))
+        goto done;
+    const double *count = b[0].buf, *p = b[3].buf;
+    const int64_t *dk = b[1].buf, *dm = b[2].buf;
+    for (Py_ssize_t j = 0; j < U; j++)
+        if (dk[j] + dm[j] > degree) {
+            fail("graded: a key beyond the degree");
+            goto done;
+        }
+    const Py_ssize_t last = L - 1;
+    if (degree < 1 || degree > 1024 || last > MAX_CELLS / degree) {
+        fail("graded: bad degree");
+        goto done;
+    }
+    const Py_ssize_t size = degree * last + 1;
+    if (size > MAX_CELLS / size) {
+        fail("graded: the law is too big");
+        goto done;
+    }
+    Py_ssize_t top_n = -1;
+    for (Py_ssize_t n = 0; n <= last; n++)
+        if (count[n] != 0.0 || count[n] != count[n])
+            top_n = n;
+    const Py_ssize_t R = degree * (top_n < 0 ? 0 : top_n);
+    if (b[4].len != (R + 1) * (R + 1) * 8) {
+        fail("graded: out does not match the count and the degree");
+        goto done;
+    }
+    acc = calloc(size * size, sizeof *acc);
+    power = calloc(size * size, sizeof *power);
+    next = calloc(size * size, sizeof *next);
+    if (!acc || !power || !next) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    power[0] = 1.0;
+    Py_ssize_t reach = 0; /* power's cells are zero past k + m <= reach */
+    for (Py_ssize_t n = 0; n <= last; n++) {
+        const double pn = count[n];
+        if (pn != 0.0 || pn != pn)
+            for (Py_ssize_t k = 0; k <= reach; k++)
+                add_scaled(acc + k * size, power + k * size, pn, reach - k + 1);
+        if (n == last)
+            break;
+        const Py_ssize_t grown = reach + degree < size - 1 ? reach + degree : size - 1;
+        /* Row by row of the next power (a row and the degree + 1 rows it reads stay in cache); in
+         * each row the unit's keys in reverse order, so each cell sums its terms as numpy does. */
+        for (Py_ssize_t row = 0; row <= grown; row++) {
+            double *t = next + row * size;
+            memset(t, 0, (grown - row + 1) * sizeof *t);
+            for (Py_ssize_t j = U - 1; j >= 0; j--) {
+                const Py_ssize_t k = row - (Py_ssize_t)dk[j];
+                if (k < 0 || k > reach)
+                    continue;
+                add_scaled(t + dm[j], power + k * size, p[j], reach - k + 1);
+            }
+        }
+        double *swap = power;
+        power = next;
+        next = swap;
+        reach = grown;
+    }
+    double *out = b[4].buf;
+    for (Py_ssize_t m = 0; m <= R; m++)
+        for (Py_ssize_t k = 0; k <= R; k++)
+            out[m * (R + 1) + k] = acc[k * size + m];
+    result = Py_NewRef(Py_None);
+done:
+    free(acc);
+    free(power);
+    free(next);
+    release(b, 5);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"sparse", sparse, METH_VARARGS, "The sparse joint law's rows into out; returns (height, width)."},
+    {"graded", graded, METH_VARARGS, "The graded joint law's rows into out."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_joint",
+                                    "The joint law of normal wounds and mortal-wound packets in C.", -1, methods};
+
+PyMODINIT_FUNC PyInit__joint(void) { return PyModule_Create(&module); }
