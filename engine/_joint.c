@@ -53,15 +53,71 @@ static int get_law(Py_buffer *count, Py_buffer *dk, Py_buffer *dm, Py_buffer *p,
     return 0;
 }
 
-/* t[i] = t[i] + w s[i]: a multiply and an add per element (per lane when vectorized), as numpy.
- * On x86-64 also built for AVX2 (four lanes in place of SSE2's two), chosen when the machine has it. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-static void add_scaled(double *restrict t, const double *restrict s, double w, Py_ssize_t n) {
-    for (Py_ssize_t i = 0; i < n; i++)
-        t[i] = t[i] + w * s[i];
+#define BLOCK 16 /* cells summed side by side: independent sums hide an add's latency */
+
+/* t[i] = t[i] + w s[i], i < n (rounded up to a multiple of BLOCK: the rows are padded). */
+static void add_scaled(double *t, const double *s, double w, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i += BLOCK)
+        for (int l = 0; l < BLOCK; l++)
+            t[i + l] = t[i + l] + w * s[i + l];
 }
+
+/* weighted_row: t[i] = (((0 + w[0] s[0][i]) + w[1] s[1][i]) + ...), i < n (rounded up to a multiple of
+ * BLOCK: the rows are padded), each cell's terms in the order of the sources, as numpy's one add
+ * per source gives them. BLOCK cells side by side in vectors of two doubles (SSE2, NEON) or, where
+ * the machine has AVX2, of four: each lane a multiply and an add, each rounded once. Loads and
+ * stores through memcpy: the rows are not aligned. */
+typedef double v2 __attribute__((vector_size(16)));
+
+static void weighted_row_2(double *t, const double *const *s, const double *w, Py_ssize_t sources,
+                           Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i += BLOCK) {
+        v2 acc[BLOCK / 2] = {{0.0, 0.0}};
+        for (Py_ssize_t j = 0; j < sources; j++) {
+            const v2 wv = {w[j], w[j]};
+            const double *x = s[j] + i;
+            for (int l = 0; l < BLOCK / 2; l++) {
+                v2 xv;
+                memcpy(&xv, x + 2 * l, sizeof xv);
+                acc[l] = acc[l] + wv * xv;
+            }
+        }
+        memcpy(t + i, acc, sizeof acc);
+    }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define HAVE_WIDE 1
+typedef double v4 __attribute__((vector_size(32)));
+
+__attribute__((target("avx2"))) static inline v4 load4(const double *x) {
+    v4 v;
+    memcpy(&v, x, sizeof v);
+    return v;
+}
+
+__attribute__((target("avx2"))) static void weighted_row_4(double *t, const double *const *s, const double *w,
+                                                            Py_ssize_t sources, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i += BLOCK) {
+        v4 a = {0.0, 0.0, 0.0, 0.0}, b = a, c = a, d = a; /* BLOCK / 4 sums, kept in registers */
+        for (Py_ssize_t j = 0; j < sources; j++) {
+            const v4 wv = {w[j], w[j], w[j], w[j]};
+            const double *x = s[j] + i;
+            a = a + wv * load4(x);
+            b = b + wv * load4(x + 4);
+            c = c + wv * load4(x + 8);
+            d = d + wv * load4(x + 12);
+        }
+        memcpy(t + i, &a, sizeof a);
+        memcpy(t + i + 4, &b, sizeof b);
+        memcpy(t + i + 8, &c, sizeof c);
+        memcpy(t + i + 12, &d, sizeof d);
+    }
+}
+#endif
+
+static void (*weighted_row)(double *, const double *const *, const double *, Py_ssize_t, Py_ssize_t) =
+    weighted_row_2;
 
 static void release(Py_buffer *b, int n) {
     for (int i = 0; i < n; i++)
@@ -213,34 +269,45 @@ static PyObject *graded(PyObject *self, PyObject *args) {
         fail("graded: out does not match the count and the degree");
         goto done;
     }
-    acc = calloc(size * size, sizeof *acc);
-    power = calloc(size * size, sizeof *power);
-    next = calloc(size * size, sizeof *next);
-    if (!acc || !power || !next) {
+    /* Rows of `stride` doubles: `degree` zeros before each row's cell 0 (a key's shift reads them),
+     * then the row, then zeros to round a pass up to BLOCK cells. */
+    const Py_ssize_t stride = degree + size + BLOCK;
+    acc = calloc(size * stride, sizeof *acc);
+    power = calloc(size * stride, sizeof *power);
+    next = calloc(size * stride, sizeof *next);
+    const double **rows = malloc(U * sizeof *rows);
+    double *weights = malloc(U * sizeof *weights);
+    if (!acc || !power || !next || !rows || !weights) {
+        free(rows);
+        free(weights);
         PyErr_NoMemory();
         goto done;
     }
-    power[0] = 1.0;
+#define CELL(a, k) ((a) + (k) * stride + degree)
+    CELL(power, 0)[0] = 1.0;
     Py_ssize_t reach = 0; /* power's cells are zero past k + m <= reach */
     for (Py_ssize_t n = 0; n <= last; n++) {
         const double pn = count[n];
         if (pn != 0.0 || pn != pn)
             for (Py_ssize_t k = 0; k <= reach; k++)
-                add_scaled(acc + k * size, power + k * size, pn, reach - k + 1);
+                add_scaled(CELL(acc, k), CELL(power, k), pn, reach - k + 1);
         if (n == last)
             break;
         const Py_ssize_t grown = reach + degree < size - 1 ? reach + degree : size - 1;
-        /* Row by row of the next power (a row and the degree + 1 rows it reads stay in cache); in
-         * each row the unit's keys in reverse order, so each cell sums its terms as numpy does. */
+        /* Row by row of the next power, each cell summing the unit's keys' terms in reverse order
+         * (numpy's order: one shifted add per key). A key whose source row lies outside the power
+         * adds nothing; a source cell past the power's reach is zero, and past the row's cells a
+         * pad of zeros, so a term read there adds a zero product, which changes nothing. */
         for (Py_ssize_t row = 0; row <= grown; row++) {
-            double *t = next + row * size;
-            memset(t, 0, (grown - row + 1) * sizeof *t);
+            Py_ssize_t used = 0;
             for (Py_ssize_t j = U - 1; j >= 0; j--) {
                 const Py_ssize_t k = row - (Py_ssize_t)dk[j];
                 if (k < 0 || k > reach)
                     continue;
-                add_scaled(t + dm[j], power + k * size, p[j], reach - k + 1);
+                rows[used] = CELL(power, k) - dm[j];
+                weights[used++] = p[j];
             }
+            weighted_row(CELL(next, row), rows, weights, used, grown - row + 1);
         }
         double *swap = power;
         power = next;
@@ -250,7 +317,10 @@ static PyObject *graded(PyObject *self, PyObject *args) {
     double *out = b[4].buf;
     for (Py_ssize_t m = 0; m <= R; m++)
         for (Py_ssize_t k = 0; k <= R; k++)
-            out[m * (R + 1) + k] = acc[k * size + m];
+            out[m * (R + 1) + k] = CELL(acc, k)[m];
+#undef CELL
+    free(rows);
+    free(weights);
     result = Py_NewRef(Py_None);
 done:
     free(acc);
@@ -260,7 +330,24 @@ done:
     return result;
 }
 
+/* wide(on) -> whether the four-lane kernel is now in use: on where the machine has AVX2 (so tests
+ * can hold both kernels to the same bits). */
+static PyObject *wide(PyObject *self, PyObject *arg) {
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+    weighted_row = weighted_row_2;
+#ifdef HAVE_WIDE
+    if (on && __builtin_cpu_supports("avx2"))
+        weighted_row = weighted_row_4;
+    return PyBool_FromLong(weighted_row == weighted_row_4);
+#else
+    return PyBool_FromLong(0);
+#endif
+}
+
 static PyMethodDef methods[] = {
+    {"wide", wide, METH_O, "Whether to take the four-lane kernel (where the machine has AVX2); returns whether it is."},
     {"sparse", sparse, METH_VARARGS, "The sparse joint law's rows into out; returns (height, width)."},
     {"graded", graded, METH_VARARGS, "The graded joint law's rows into out."},
     {NULL, NULL, 0, NULL},
@@ -269,4 +356,11 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_joint",
                                     "The joint law of normal wounds and mortal-wound packets in C.", -1, methods};
 
-PyMODINIT_FUNC PyInit__joint(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__joint(void) {
+#ifdef HAVE_WIDE
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        weighted_row = weighted_row_4;
+#endif
+    return PyModule_Create(&module);
+}

@@ -617,10 +617,11 @@ class Counts:
 
     def __init__(self, table: np.ndarray):
         self.table = table
-        backwards = np.cumsum(table[:, ::-1], axis=1)
         self.tails = np.zeros(table.shape)
-        self.tails[:, :-1] = backwards[:, -2::-1]
-        self.every = (np.cumsum(self.tails, axis=0)[-1] if len(table) > 1 else self.tails[0]).tolist()
+        if table.shape[1] > 1:  # the running sums from the end, written straight into their places
+            np.cumsum(table[:, :0:-1], axis=1, out=self.tails[:, -2::-1])
+        # The sum over the rows: a reduction along the first axis adds row after row (no pairwise sum).
+        self.every = (np.add.reduce(self.tails, axis=0) if len(table) > 1 else self.tails[0]).tolist()
 
     @classmethod
     def of(cls, dists: list[D.Dist]) -> Counts:

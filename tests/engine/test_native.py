@@ -170,8 +170,13 @@ def test_the_c_joint_law_gives_the_python_bits(seed, monkeypatch):
     assert c.shape == py.shape and c.tobytes() == py.tobytes()
     graded = _law(rng, graded=True)
     degree = D.graded_degree(graded)
-    c, py = _joint_both(monkeypatch, lambda: D.joint_rows_graded(count, graded, degree))
-    assert c.shape == py.shape and c.tobytes() == py.tobytes()
+    for wide in (True, False):  # the four-lane kernel (where the machine has AVX2) and the two-lane one
+        JOINT.wide(wide)
+        try:
+            c, py = _joint_both(monkeypatch, lambda: D.joint_rows_graded(count, graded, degree))
+        finally:
+            JOINT.wide(True)
+        assert c.shape == py.shape and c.tobytes() == py.tobytes()
     # The dense law is the sparse one, bit for bit, wherever the sparse one reaches.
     sparse = _joint_both(monkeypatch, lambda: D.joint_rows(count, graded))[0]
     assert c[:sparse.shape[0], :sparse.shape[1]].tobytes() == sparse.tobytes()
