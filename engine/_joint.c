@@ -11,9 +11,10 @@
  * the keys were first met. Here a dict is its keys in insertion order plus a grid from
  * (k, m) to its place, so every sum takes its terms in the dict's order.
  *
- * graded: dist.joint_random_sum_graded (dense, one shifted add per key of the unit law).
- * Only the cells with k + m <= reach are touched: the others hold zeros, and adding a
- * zero product to a probability (finite, never negative) changes nothing.
+ * graded: dist.joint_random_sum_graded (dense, one shifted add per key of the unit law),
+ * row by row: each cell of a row sums its keys' terms in numpy's order. Only the triangle
+ * k + m <= reach is computed (its rows rounded up to BLOCK cells): the other cells hold
+ * zeros, and adding a zero product to a probability (finite, never negative) changes nothing.
  *
  * Arrays come as C-contiguous buffers of float64 (int64 for the keys); every length is
  * checked before anything is read or written, and the work is bounded (MAX_CELLS).
@@ -24,8 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Cells of a grid of (k, m): 8M, 64 MB of doubles; the engine's cost model stays far below. */
-#define MAX_CELLS ((Py_ssize_t)1 << 23)
+/* Cells of a grid of (k, m): 2M (the sparse law holds 44 bytes a cell, the dense one 24: under 100 MB);
+ * the joint law's budget in engine/groups.py (JOINT_BUDGET) is about 60 attacks, far below. */
+#define MAX_CELLS ((Py_ssize_t)1 << 21)
 
 static int fail(const char *what) {
     PyErr_SetString(PyExc_ValueError, what);

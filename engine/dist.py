@@ -438,8 +438,9 @@ def _joint_random_sum_sparse(count: Dist, unit: Joint) -> Joint:
     return acc
 
 
-# The C loops hold a grid of (k, m) of at most this many cells (engine/_joint.c: MAX_CELLS).
-NATIVE_CELLS = 1 << 23
+# The C loops hold a grid of (k, m) of at most this many cells (engine/_joint.c: MAX_CELLS); a
+# bigger law (hundreds of attacks, far past the joint law's budget) goes to the numpy code.
+NATIVE_CELLS = 1 << 21
 
 
 def joint_rows(count: Dist, unit: Joint):
