@@ -14,6 +14,7 @@ import re
 from functools import cached_property
 from pathlib import Path
 
+from warscribe.engine.composition import match_lines
 from warscribe.engine.errors import ScenarioError
 from warscribe.schema.bundle import Bundle, BundleError, from_bundle
 from warscribe.schema.bundle import load as load_bundle
@@ -107,17 +108,12 @@ def weapon_from_record(record: dict, field: str = "weapon") -> Weapon:
         raise ScenarioError(f"{field}: knowledge-base record {record.get('id')!r} lacks {exc.args[0]!r}") from None
 
 
-def _singular(name: str) -> str:
-    key = name.casefold().strip()
-    return key[:-1] if key.endswith("s") else key
-
-
 def model_kinds(record: dict, models: int, field: str) -> list[ModelKind]:
     """``models`` models of a datasheet as model kinds, shared out by its composition.
 
     Each composition line ('1 Paragon', '3-9 Paladins') takes its minimum, then the
     rest goes to the lines in order up to their maximum. A line is matched to a model
-    profile by name (singular or plural), or to the only profile there is.
+    profile by name (``engine.composition``), or to the only profile there is.
     """
     profiles = record.get("models") or []
     rid = record.get("id")
@@ -139,16 +135,16 @@ def model_kinds(record: dict, models: int, field: str) -> list[ModelKind]:
         counts[i] += add
         extra -= add
     by_profile: dict[int, int] = {}
-    for c, n in zip(composition, counts):
+    placed = match_lines([c["name"] for c in composition], [p["name"] for p in profiles], record.get("name", ""))
+    for c, n, match in zip(composition, counts, placed):
         if not n:
             continue
-        matches = [i for i, p in enumerate(profiles) if _singular(p["name"]) == _singular(c["name"])]
-        if not matches and len(profiles) == 1:
-            matches = [0]
-        if not matches:
+        if match is None and len(profiles) == 1:
+            match = 0
+        if match is None:
             names = ", ".join(p["name"] for p in profiles)
             raise ScenarioError(f"{field}: datasheet {rid!r}: composition line {c['name']!r} matches no model profile ({names})")
-        by_profile[matches[0]] = by_profile.get(matches[0], 0) + n
+        by_profile[match] = by_profile.get(match, 0) + n
     keywords = frozenset(k.upper() for k in list(record.get("keywords", [])) + list(record.get("faction_keywords", [])))
     # Keywords the datasheet prints for some models only (the Dark Apostle's CHARACTER, not his
     # Disciples'): a kind has them when its profile lists them, and the others do not.
