@@ -21,6 +21,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,9 +122,15 @@ __attribute__((target("avx2"))) static void weighted_row_4(double *t, const doub
 static void (*weighted_row)(double *, const double *const *, const double *, Py_ssize_t, Py_ssize_t) =
     weighted_row_2;
 
-static void release(Py_buffer *b, int n) {
+/* The n buffers of b released, then the n_free pointers that follow freed. */
+static void release(Py_buffer *b, int n, int n_free, ...) {
     for (int i = 0; i < n; i++)
         PyBuffer_Release(&b[i]);
+    va_list ap;
+    va_start(ap, n_free);
+    for (int i = 0; i < n_free; i++)
+        free(va_arg(ap, void *));
+    va_end(ap);
 }
 
 /* sparse(count, dk, dm, p, out) -> (height, width)
@@ -219,14 +226,8 @@ static PyObject *sparse(PyObject *self, PyObject *args) {
             out[m * width + k] = acc[k * W + m];
     result = Py_BuildValue("(nn)", top_mm + 1, top_kk + 1);
 done:
-    free(keys);
-    free(next_keys);
-    free(vals);
-    free(next_vals);
-    free(stamp);
-    free(place);
-    free(acc);
-    release(b, 5);
+    release(b, 5, 7, (void *)keys, (void *)next_keys, (void *)vals, (void *)next_vals, (void *)stamp, (void *)place,
+            (void *)acc);
     return result;
 }
 
@@ -242,7 +243,8 @@ static PyObject *graded(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Py_ssize_t L, U;
     int64_t top_k, top_m;
-    double *acc = NULL, *power = NULL, *next = NULL;
+    double *acc = NULL, *power = NULL, *next = NULL, *weights = NULL;
+    const double **rows = NULL;
     if (get_law(&b[0], &b[1], &b[2], &b[3], &L, &U, &top_k, &top_m))
         goto done;
     const double *count = b[0].buf, *p = b[3].buf;
@@ -277,11 +279,9 @@ static PyObject *graded(PyObject *self, PyObject *args) {
     acc = calloc(size * stride, sizeof *acc);
     power = calloc(size * stride, sizeof *power);
     next = calloc(size * stride, sizeof *next);
-    const double **rows = malloc(U * sizeof *rows);
-    double *weights = malloc(U * sizeof *weights);
+    rows = malloc(U * sizeof *rows);
+    weights = malloc(U * sizeof *weights);
     if (!acc || !power || !next || !rows || !weights) {
-        free(rows);
-        free(weights);
         PyErr_NoMemory();
         goto done;
     }
@@ -321,14 +321,9 @@ static PyObject *graded(PyObject *self, PyObject *args) {
         for (Py_ssize_t k = 0; k <= R; k++)
             out[m * (R + 1) + k] = CELL(acc, k)[m];
 #undef CELL
-    free(rows);
-    free(weights);
     result = Py_NewRef(Py_None);
 done:
-    free(acc);
-    free(power);
-    free(next);
-    release(b, 5);
+    release(b, 5, 5, (void *)acc, (void *)power, (void *)next, (void *)weights, (void *)rows);
     return result;
 }
 
