@@ -71,7 +71,8 @@ class KnowledgeBase:
             raise ScenarioError(f"{field}: {ref!r} matches {len(matches)} {what}s; use one of the ids: {ids}",
                                 f"unknown-{what}")
         if not matches:
-            keys = list(by_id) + [r["name"] for rs in by_name.values() for r in rs]
+            # Each name once (two factions' datasheets can share one: the ids tell them apart).
+            keys = list(dict.fromkeys(list(by_id) + [r["name"] for rs in by_name.values() for r in rs]))
             close = difflib.get_close_matches(ref, keys, n=5, cutoff=0.5)
             close += [k for k in keys if ref.casefold() in k.casefold() and k not in close][: 5 - len(close)]
             hint = f"; did you mean: {', '.join(close)}" if close else ""

@@ -319,6 +319,19 @@ def test_datasheet_target_errors(export_kb):
         evaluate(scenario([(1, inline())], target={**PALADINS_LED, "ref": "Paladin Squat"}, ruleset="11e"), kb=export_kb)
 
 
+def test_a_mistyped_name_two_factions_share_is_suggested_once():
+    from engine_helpers import BUNDLE
+
+    sheets = [{"id": f"{faction}/krieg-command-squad", "kind": "datasheet", "name": "Krieg Command Squad",
+               "ruleset": "10e", "keywords": ["INFANTRY"], "faction_keywords": [], "composition": [], "abilities": []}
+              for faction in ("astra-militarum", "genestealer-cults")]
+    bundle = {"meta": {}, "data": {**BUNDLE["data"], "datasheet": sheets}}
+    with pytest.raises(ScenarioError) as caught:
+        evaluate(scenario([(1, inline())], target={"ref": "Krieg Comand Squad", "models": 5}), kb=bundle)
+    hint = str(caught.value).split("did you mean: ")[1]
+    assert hint.split(", ").count("Krieg Command Squad") == 1
+
+
 def test_datasheet_from_text_pages_has_no_model_characteristics():
     from engine_helpers import BUNDLE
 
