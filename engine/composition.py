@@ -42,7 +42,7 @@ def singular(word: str) -> str:
     if len(w) <= 3:
         return w
     if w.endswith("men"):
-        return w[:-3] + "man"  # guardsmen, kroot... -men
+        return w[:-3] + "man"  # guardsmen: guardsman
     if w.endswith("ies"):
         return w[:-3] + "y"
     if w.endswith("z") and not w.endswith("zz"):
@@ -92,7 +92,7 @@ def match_lines(lines: list[str], profiles: list[str], unit: str = "") -> list[i
         if set(line_words[i]) & set(profile_words[j]) or (unit and profile_words[j] == words(unit)):
             out[i] = j
     for pool in (free, lambda: range(len(profiles))):  # no line's profile first, then any
-        place(lambda i: [j for j in pool() if line_words[i] and set(line_words[i]) < set(profile_words[j])])
+        place(lambda i, pool=pool: [j for j in pool() if line_words[i] and set(line_words[i]) < set(profile_words[j])])
     other = [j for j, w in enumerate(profile_words) if w == OTHER_MODELS]
     if len(other) == 1:
         place(lambda i: other)
