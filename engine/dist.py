@@ -448,17 +448,22 @@ def joint_rows(count: Dist, unit: Joint):
     its keys reach (one past the largest m and k), zero where it holds no key."""
     import numpy as np
 
-    keys = list(unit)
     last = len(count) - 1
-    top_k = last * max(k for k, _ in keys)
-    top_m = last * max(m for _, m in keys)
+    top_k = last * max(k for k, _ in unit)
+    top_m = last * max(m for _, m in unit)
     if _native is not None and (top_k + 1) * (top_m + 1) <= NATIVE_CELLS:
         out = np.zeros((top_m + 1, top_k + 1))
-        height, width = _native.sparse(np.array(count, dtype=float), np.array([k for k, _ in keys], dtype=np.int64),
-                                       np.array([m for _, m in keys], dtype=np.int64),
-                                       np.array(list(unit.values()), dtype=float), out)
+        height, width = _native.sparse(np.array(count, dtype=float), *_law_arrays(unit), out)
         return np.ascontiguousarray(out[:height, :width])
     return _joint_rows_numpy(count, unit, top_k, top_m)
+
+
+def _law_arrays(unit: Joint):
+    """A law's keys' k and m (int64) and their chances, in the dict's order."""
+    import numpy as np
+
+    return (np.array([k for k, _ in unit], dtype=np.int64), np.array([m for _, m in unit], dtype=np.int64),
+            np.array(list(unit.values()), dtype=float))
 
 
 def _joint_rows_numpy(count: Dist, unit: Joint, top_k: int, top_m: int):
@@ -470,9 +475,7 @@ def _joint_rows_numpy(count: Dist, unit: Joint, top_k: int, top_m: int):
     import numpy as np
 
     width = top_m + 1
-    dk = np.array([k for k, _ in unit], dtype=np.int64)
-    dm = np.array([m for _, m in unit], dtype=np.int64)
-    p = np.array(list(unit.values()))
+    dk, dm, p = _law_arrays(unit)
     cells = np.zeros(1, dtype=np.int64)  # k * width + m, in insertion order
     vals = np.ones(1)
     acc = np.zeros((top_k + 1) * width)
@@ -505,9 +508,7 @@ def joint_rows_graded(count: Dist, unit: Joint, degree: int):
     size = degree * (len(count) - 1) + 1
     if _native is not None and size * size <= NATIVE_CELLS:
         out = np.empty((reach + 1, reach + 1))
-        _native.graded(np.array(count, dtype=float), np.array([k for k, _ in unit], dtype=np.int64),
-                       np.array([m for _, m in unit], dtype=np.int64), np.array(list(unit.values()), dtype=float),
-                       degree, out)
+        _native.graded(np.array(count, dtype=float), *_law_arrays(unit), degree, out)
         return out
     joint = joint_random_sum_graded(count, unit, degree)
     return np.ascontiguousarray(joint[:reach + 1, :reach + 1].T)

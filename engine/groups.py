@@ -1077,7 +1077,7 @@ def _joint_cheaper(prof: _Profile, cells: int, cap: int | None, parts: int = 1) 
     top_k = max(k for k, _ in prof.per_attack)
     top_m = max(m for _, m in prof.per_attack)
     s1, s2 = (a - 1) * a // 2, (a - 1) * a * (2 * a - 1) // 6  # the sums of n and n^2 over n < a
-    degree = D.graded_degree(prof.per_attack) if a + 1 > JOINT_SPARSE_ATTACKS else None
+    degree = _dense_degree(len(prof.attacks), prof.per_attack)
     if degree is not None:
         # The dense law: attack n adds each key's shifted copy of the triangle k + m <= degree x n,
         # (degree n + 1)(degree n + 2) / 2 cells.
@@ -1113,11 +1113,17 @@ def _joint_counts(prof: _Profile) -> Counts:
     return _joint_table(tuple(prof.attacks), tuple(prof.per_attack.items()))
 
 
+def _dense_degree(counts: int, law: D.Joint) -> int | None:
+    """The degree of the dense joint law where it is the one built (past JOINT_SPARSE_ATTACKS
+    attacks, a law in graded order), else None: the sparse law."""
+    return D.graded_degree(law) if counts > JOINT_SPARSE_ATTACKS else None
+
+
 @lru_cache(maxsize=256)
 def _joint_table(attacks: tuple[float, ...], per_attack: tuple[tuple[tuple[int, int], float], ...]) -> Counts:
     law = dict(per_attack)
-    degree = D.graded_degree(law)
-    if degree is not None and len(attacks) > JOINT_SPARSE_ATTACKS:
+    degree = _dense_degree(len(attacks), law)
+    if degree is not None:
         return Counts(D.joint_rows_graded(list(attacks), law, degree))
     return Counts(D.joint_rows(list(attacks), law))
 
