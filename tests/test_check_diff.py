@@ -16,7 +16,7 @@ from warscribe.checks import run_checks
 from warscribe.checks.command import report_dict
 from warscribe.checks.context import load
 from warscribe.cli import main
-from warscribe.diff import as_dict, compare, compare_rulesets, render_markdown, render_text
+from warscribe.ledger.diff import as_dict, compare, compare_rulesets, render_markdown, render_text
 from warscribe.schema import bundle
 
 from checkdiff_helpers import INQUISITOR, PALADINS, build, copy_sources, delete_lines, replace_line

@@ -91,7 +91,8 @@ def test_constructed_records_validate_and_leave_out_omitted_fields(kind):
 def test_the_only_record_literals_are_in_the_constructors():
     """No module outside schema/records.py writes a record dict ({"id": ..., "kind": ...})."""
     offenders = []
-    for path in [*ROOT.glob("extract/**/*.py"), *ROOT.glob("engine/**/*.py"), *ROOT.glob("warscribe/**/*.py")]:
+    for path in [*ROOT.glob("extract/**/*.py"), *ROOT.glob("engine/**/*.py"), *ROOT.glob("warscribe/**/*.py"),
+                 *ROOT.glob("site/**/*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Dict):
                 keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
@@ -217,26 +218,181 @@ def test_bundle_loads_only_some_kinds_from_the_per_kind_files(tmp_path):
         bundle.load(tmp_path, kinds=["army"])
 
 
-# -- the dependency rule ----------------------------------------------------------------
+# -- the rooms and their arrows (docs/architecture.md) ------------------------------------
 
-_LAYERS = {"schema": {"warscribe.schema"}, "extract": {"warscribe.schema", "warscribe.extract"},
-           "engine": {"warscribe.schema", "warscribe.engine"}}
+def _package_dirs() -> dict[str, Path]:
+    """Import name -> folder, as pyproject.toml maps them (the design card's folders are subpackages)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    return {name: ROOT / folder for name, folder in config["package-dir"].items()}
 
 
-@pytest.mark.parametrize("folder", sorted(_LAYERS))
-def test_nothing_below_imports_from_above(folder):
-    """schema/ stands alone; extract/ and engine/ stand on it and never import each other or the CLI."""
-    bad = []
-    for path in (ROOT / folder).rglob("*.py"):
+def _native_modules() -> set[str]:
+    """The C extensions (no Python source: an import of one is no arrow between our modules)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    return {ext["name"] for ext in config.get("ext-modules", [])}
+
+
+def _modules() -> dict[str, Path]:
+    """Every Python module of the package, by its import name."""
+    found: dict[str, Path] = {}
+    seen: set[Path] = set()
+    for package, folder in sorted(_package_dirs().items(), key=lambda kv: -len(kv[0])):
+        for path in sorted(folder.rglob("*.py")):
+            if path in seen or "__pycache__" in path.parts:
+                continue
+            seen.add(path)
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join([package, *parts])] = path
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of ours it imports, at its top or inside a function (each is an arrow)."""
+    modules = _modules()
+    native = _native_modules()
+
+    def known(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        arrows: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
             if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                top = name.split(".")
-                ours = top[0] in ("warscribe", "extract", "engine", "schema")
-                if ours and not any(name == a or name.startswith(a + ".") for a in _LAYERS[folder]):
-                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
-    assert bad == []
+                arrows |= {known(a.name) for a in node.names if a.name.split(".")[0] == "warscribe"}
+            elif isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                module = (base + ("." + node.module if node.module else "")) if node.level else (node.module or "")
+                if module.split(".")[0] != "warscribe":
+                    continue
+                for alias in node.names:
+                    full = f"{module}.{alias.name}"
+                    if full in native:
+                        continue
+                    arrows.add(full if full in modules else known(module))
+        graph[name] = arrows - {name, None}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one node (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    part.append(top)
+                    if top == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def documented_rooms() -> list[dict]:
+    """The rooms table of docs/architecture.md: layer (number, name), room, module prefixes, imports."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    lines = text.split("<!-- rooms: read by tests/test_contract.py -->", 1)[1].strip().splitlines()
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        layer, room, modules, imports = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        rows.append({"layer": int(layer.split()[0]), "room": room, "modules": re.findall(r"`([\w.]+)`", modules),
+                     "imports": {r.strip() for r in imports.split(",") if r.strip()}})
+    return rows
+
+
+def _room_of(rows: list[dict]):
+    prefixes = sorted(((p, r["room"]) for r in rows for p in r["modules"]), key=lambda pr: -len(pr[0]))
+
+    def room(module: str) -> str | None:
+        return next((r for p, r in prefixes if module == p or module.startswith(p + ".")), None)
+
+    return room
+
+
+def test_no_circle_of_imports_between_modules():
+    """No module reaches itself through its imports, at the top or inside a function."""
+    assert _circles(import_graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_every_module_is_in_one_documented_room():
+    rows = documented_rooms()
+    names = [r["room"] for r in rows]
+    assert len(names) == len(set(names)) and len(rows) >= 6
+    room = _room_of(rows)
+    assert [m for m in sorted(_modules()) if room(m) is None] == []
+    unknown = {i for r in rows for i in r["imports"]} - set(names)
+    assert unknown == set(), "the table names rooms it does not list"
+
+
+def test_the_rooms_table_is_the_imports():
+    """Every arrow between rooms is in docs/architecture.md, and every arrow there is in the code."""
+    rows = documented_rooms()
+    room = _room_of(rows)
+    actual: dict[tuple[str, str], str] = {}
+    for module, imported in import_graph().items():
+        for other in imported:
+            a, b = room(module), room(other)
+            if a != b:
+                actual.setdefault((a, b), f"{module} imports {other}")
+    documented = {(r["room"], i) for r in rows for i in r["imports"]}
+    assert sorted(actual[arrow] for arrow in set(actual) - documented) == [], "arrows the table does not name"
+    assert sorted(set(documented) - set(actual)) == [], "arrows the table names that no import makes"
+
+
+def test_arrows_point_down_or_across_and_rooms_make_no_circle():
+    rows = documented_rooms()
+    layer = {r["room"]: r["layer"] for r in rows}
+    assert [r["layer"] for r in rows] == sorted(r["layer"] for r in rows), "the table lists layers bottom up"
+    upward = [(r["room"], i) for r in rows for i in r["imports"] if layer[i] > r["layer"]]
+    assert upward == []
+    assert _circles({r["room"]: r["imports"] for r in rows}) == []
+    # The readers and the engine never import each other: records are all there is between them.
+    by_room = {r["room"]: r["imports"] for r in rows}
+    assert "engine" not in by_room["extract"] and "extract" not in by_room["engine"]
+    assert by_room["schema"] == set()

@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from warscribe.extract.pipeline import extract, line_accounting
-from warscribe.build import record_yaml
+from warscribe.writers import record_yaml
 
 from conftest import GOLDEN, ROOT
 

@@ -9,7 +9,7 @@ import copy
 import json
 
 from warscribe.cli import main
-from warscribe.diff import compare
+from warscribe.ledger.diff import compare
 from warscribe.ledger import make
 from warscribe.ledger.model import Side
 from warscribe.ledger.render import render_markdown, render_text

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import realdata
-from warscribe import diff as diffmod
+from warscribe.ledger import diff as diffmod
 from warscribe import ledger as ledger_mod
 from warscribe.ledger import render
 from warscribe.ledger.model import Side

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from warscribe.sitegen.generate import mkdocs_env
-from warscribe.sitegen.mkdocs_run import PROGRESS, build_site
+from warscribe.site.generate import mkdocs_env
+from warscribe.site.mkdocs_run import PROGRESS, build_site
 
 
 def _project(tmp_path, page: str):

@@ -81,7 +81,7 @@ def _site_child(proc: subprocess.Popen, timeout: float = 120) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.poll() is None:
         for pid in _children(proc.pid):
-            if "warscribe.sitegen.mkdocs_run" in _cmdline(pid):
+            if "warscribe.site.mkdocs_run" in _cmdline(pid):
                 return pid
         time.sleep(0.02)
     raise AssertionError(f"no site child appeared (exit {proc.poll()}): {proc.communicate()}")

@@ -100,7 +100,7 @@ def test_compiled_check_agrees_with_the_reference_validator_on_records(records):
 def test_compiled_check_agrees_with_the_reference_validator_on_scenarios():
     import yaml
 
-    from warscribe.bench_engine import SCENARIOS
+    from warscribe.bench.engine import SCENARIOS
 
     examples = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "examples" / "scenarios").glob("*.yaml"))]
     checked = 0

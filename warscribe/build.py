@@ -13,96 +13,17 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
-import yaml
-
 from warscribe.extract.limits import Limits
 from warscribe.extract.pipeline import Result, extract, line_accounting
 from warscribe.schema import SCHEMA_DIR
 from warscribe.schema.diagnostics import plural
 from warscribe.schema.docs import doc
-from warscribe.schema.filenames import record_path
 from warscribe.schema.registry import KINDS
 from warscribe import __version__
 from warscribe.outputs import OutputError, file_entries, is_warscribe_output, read_manifest, staged
 from warscribe.progress import Progress
-from warscribe.schema.text import json_text, printable
-
-SCHEMA_VERSION = "1.0"
-
-
-# libyaml's emitter when PyYAML has it (its wheels do): the pure-Python one spends
-# seconds per megabyte of text, and both write the same bytes for every record the
-# seeds and the CSV fixtures give (tests/hostile/test_linear.py checks).
-_BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-class _Dumper(_BaseDumper):
-    """Safe dumper that writes multi-line text as literal blocks, readable in diffs."""
-
-
-def _str(dumper, value: str):
-    if "\n" in value and not value.endswith((" ", "\t")) and "\n " not in value:
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
-
-
-_Dumper.add_representer(str, _str)
-
-
-def record_yaml(record: dict) -> str:
-    return yaml.dump(record, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
-
-
-def _json(data) -> str:
-    return json_text(data) + "\n"  # no character from data that cannot be written or shown stays raw
-
-
-def _meta(result: Result, kind: str | None, count: int) -> dict:
-    meta = {
-        "schema_version": SCHEMA_VERSION,
-        "generator": f"warscribe {__version__}",
-        "sources": [{"file": s.name, "sha256": s.sha256, "ruleset": s.entry["ruleset"]}
-                    for s in result.sources],
-        "count": count,
-    }
-    if kind:
-        meta["kind"] = kind
-        meta["schema"] = f"schema/{kind}.schema.json"
-    return meta
-
-
-class RecordWriteError(OSError):
-    """A record that could not be written: the message names the record and its source, not the staging folder."""
-
-
-def write_yaml(result: Result, out: Path, progress=None) -> None:
-    """One YAML file per record: records/<kind>/<id>.yaml, the id made a portable file name (schema/filenames.py)."""
-    root = out / "records"
-    for n, rec in enumerate(result.records):
-        if progress is not None:
-            progress("write", n, len(result.records))
-        rel = f"{rec['kind']}/{record_path(rec['id'], '.yaml')}"
-        try:
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(record_yaml(rec), encoding="utf-8")
-        except OSError as exc:
-            src = (rec.get("source") or [{}])[0]
-            raise RecordWriteError(exc.errno, f"cannot write record {printable(rec['id'], 120)} (from "
-                                   f"{printable(str(src.get('file', '?')), 120)}:{src.get('first_line', '?')}) as "
-                                   f"records/{printable(rel, 160)}: {exc.strerror or exc}") from exc
-
-
-def write_json(result: Result, out: Path) -> None:
-    """One JSON file per kind ({"meta", "data"}) and the bundle warscribe.json."""
-    out.mkdir(parents=True, exist_ok=True)
-    by_kind = {k: [r for r in result.records if r["kind"] == k] for k in KINDS}
-    for kind, records in by_kind.items():
-        (out / f"{kind}.json").write_text(_json({"meta": _meta(result, kind, len(records)), "data": records}),
-                                          encoding="utf-8")
-    bundle = {"meta": _meta(result, None, len(result.records)), "data": by_kind}
-    (out / "warscribe.json").write_text(_json(bundle), encoding="utf-8")
-
+from warscribe.schema.text import printable
+from warscribe.writers import SCHEMA_VERSION, RecordWriteError, json_file, meta, write_json, write_yaml
 
 def record_counts(result: Result) -> dict[str, int]:
     """Records per kind, in the order of KINDS."""
@@ -249,13 +170,13 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
                     if site or isinstance(before, tuple):
                         from warscribe.schema import bundle
 
-                        records = bundle.from_records(result.records, _meta(result, None, len(result.records)), str(out))
+                        records = bundle.from_records(result.records, meta(result, None, len(result.records)), str(out))
                     changes = _changes(before, records) if isinstance(before, tuple) else None
                     if site:
                         # Inside the stage: records and site move into place together. A site that fails
                         # to build is reported, and the records are still written: while mkdocs builds
                         # (its own process, on the other core), this one writes them.
-                        from warscribe.sitegen import build as build_site
+                        from warscribe.site import build as build_site
 
                         site_failed = build_site(records, report["diagnostics"], stage, quiet=not verbose,
                                                  stream=site_log, progress=progress, ledger=changes,
@@ -298,7 +219,7 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
 def _previous(since: str):
     """The previous build of `--since` (bundle, side), or the error that keeps it out (a string)."""
     from warscribe.ledger import previous
-    from warscribe.sides import DiffError
+    from warscribe.ledger.sides import DiffError
 
     try:
         return previous(since)
@@ -327,7 +248,7 @@ def write_build(result: Result, report: dict, out: Path, progress=None) -> None:
     """The records, the JSON and the report of a build into `out` (a fresh folder)."""
     write_yaml(result, out, progress)
     write_json(result, out / "json")
-    (out / "report.json").write_text(_json(report), encoding="utf-8")
+    (out / "report.json").write_text(json_file(report), encoding="utf-8")
 
 
 def write_build_manifest(result: Result, report: dict, out: Path) -> None:
@@ -339,12 +260,12 @@ def write_build_manifest(result: Result, report: dict, out: Path) -> None:
         "records": report["records"],
         "files": file_entries(out),
     }
-    (out / "manifest.json").write_text(_json(manifest_out), encoding="utf-8")
+    (out / "manifest.json").write_text(json_file(manifest_out), encoding="utf-8")
 
 
 def _sources_with_yields(result: Result) -> list[dict]:
     """The sources of the bundle's meta, each with how many records it gave (what a later build must not lose)."""
-    return [dict(s, records=result.yields.get(s["file"], 0)) for s in _meta(result, None, 0)["sources"]]
+    return [dict(s, records=result.yields.get(s["file"], 0)) for s in meta(result, None, 0)["sources"]]
 
 
 def _build_time() -> str:
@@ -399,7 +320,7 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_t
 
                 write_export(result.records, stage)
             # Either format: what it holds, for `check` and for the next export not to replace it with less.
-            (stage / "manifest.json").write_text(_json(export_manifest(result, stage, build_time)), encoding="utf-8")
+            (stage / "manifest.json").write_text(json_file(export_manifest(result, stage, build_time)), encoding="utf-8")
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

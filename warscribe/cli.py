@@ -180,7 +180,7 @@ def _diff(p: argparse.ArgumentParser) -> Handler:
                    help="the edition of BattleScribe data given directly (default: 10e for XML, 11e for JSON)")
 
     def run(args):
-        from warscribe.diff import run_diff
+        from warscribe.ledger.command import run_diff
 
         return run_diff(args)
 
@@ -309,20 +309,22 @@ def _bench(p: argparse.ArgumentParser) -> Handler:
             if snapshot is None:
                 raise UsageError(f"bench {args.target}: give a snapshot of the BattleScribe data (folder, .tar.xz or .zip)")
             args.data = str(snapshot)
-        if args.target == "engine":
-            from warscribe.bench_engine import run_bench
+        if args.target == "engine" and args.peer:
+            from warscribe.bench.peer import run_bench
+        elif args.target == "engine":
+            from warscribe.bench.engine import run_bench
         elif args.target == "matrix":
-            from warscribe.bench_matrix import run_bench
+            from warscribe.bench.matrix import run_bench
         elif args.target == "battlescribe":
-            from warscribe.bench_battlescribe import run_bench
+            from warscribe.bench.battlescribe import run_bench
         elif args.target == "hostile":
-            from warscribe.bench_hostile import run_bench
+            from warscribe.bench.hostile import run_bench
         elif args.target == "roster":
-            from warscribe.roster.bench import run_bench
+            from warscribe.bench.roster import run_bench
         elif args.target == "diff":
-            from warscribe.ledger.bench import run_bench
-        else:
-            from warscribe.bench import run_bench
+            from warscribe.bench.ledger import run_bench
+        else:  # build, site, check
+            from warscribe.bench.build import run_bench
         return run_bench(args)
 
     return run

@@ -58,7 +58,7 @@ def run_serve(manifest: Path, out: Path, address: str, roots: tuple[Path, ...] =
               allow_shrink: bool = False, verbose: bool = False) -> int:
     from warscribe.build import run_build
     from warscribe.outputs import scratch
-    from warscribe.sitegen import serve
+    from warscribe.site import serve
 
     shown = printable(address)
     try:

@@ -108,7 +108,7 @@ def scenarios():
     """(name, scenario dict or checked Scenario), always the same."""
     import yaml
 
-    from warscribe import bench_engine, bench_peer
+    from warscribe.bench import engine as bench_engine, peer as bench_peer
 
     for s in bench_engine.SCENARIOS:
         yield f"bench: {s['name']}", s

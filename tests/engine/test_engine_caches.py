@@ -280,7 +280,7 @@ def test_forgetting_everything_leaves_nothing_kept_and_the_same_bits():
 
 def test_the_bench_sections_of_new_scenarios_run(monkeypatch, capsys):
     """The matrix and never-seen sections of ``warscribe bench engine --peer`` with a stand-in for the peer."""
-    from warscribe import bench_peer
+    from warscribe.bench import peer as bench_peer
 
     class Stub:
         def run_groups(self, groups, ref, ctx):

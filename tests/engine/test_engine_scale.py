@@ -150,7 +150,7 @@ def test_devastating_wounds_keep_the_joint_law_up_to_its_budget():
     dice-heavy scenarios (up to 73 attacks) all take it. Far beyond its budget (240 attacks of
     [SUSTAINED HITS D3]) the group goes hit by hit instead: the joint law's cost grows as the
     cube of the attacks."""
-    from warscribe import bench_peer
+    from warscribe.bench import peer as bench_peer
 
     families = dict(bench_peer.families())
     for ruleset in ("11e", "10e"):

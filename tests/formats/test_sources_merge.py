@@ -533,8 +533,8 @@ def test_check_reports_disagreements_by_field_and_faction(both):
 
 
 def test_site_page_and_datasheet_marks_show_both_values_escaped():
-    from warscribe.sitegen import datasheet_page, disputes
-    from warscribe.sitegen.pages import Site
+    from warscribe.site import datasheet_page, disputes
+    from warscribe.site.pages import Site
 
     wh = [unit("orks/warboss", "Warboss", "Orks", ["ORKS"])]
     theirs = [(unit("orks/warboss", "Warboss", "Orks", ["ORKS"], keywords=["INFANTRY", "CHARACTER", "<script>x"],

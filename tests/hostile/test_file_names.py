@@ -80,17 +80,17 @@ def test_a_long_or_reserved_unit_name_builds_with_its_site_and_keeps_its_id(tmp_
 
 
 def test_a_record_that_cannot_be_written_is_named_with_its_source_not_the_staging_folder(tmp_path, monkeypatch, capsys):
-    from warscribe import build
+    from warscribe import build, writers
 
     manifest = _hostile_names(tmp_path, "B" * 5000)
-    real = build.record_yaml
+    real = writers.record_yaml
 
     def full_disk(rec):
         if rec["kind"] == "datasheet" and rec["name"].startswith("BBB"):
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(rec)
 
-    monkeypatch.setattr(build, "record_yaml", full_disk)
+    monkeypatch.setattr(writers, "record_yaml", full_disk)
     assert build.run_build(manifest, tmp_path / "out", quiet=True, site=False) == 1
     err = capsys.readouterr().err
     assert "cannot write record testers/bbbb" in err and "No space left on device" in err

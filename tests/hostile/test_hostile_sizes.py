@@ -8,7 +8,7 @@ import time
 import pytest
 
 from conftest import ROOT, write_manifest
-from warscribe.bench_hostile import ability_lines, paragraph
+from warscribe.bench.hostile import ability_lines, paragraph
 from warscribe.extract.limits import Limits
 from warscribe.extract.lines import read_text
 from warscribe.extract.page import parse_page

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from warscribe.bench_hostile import CASES, _link_source, generate
+from warscribe.bench.hostile import CASES, _link_source, generate
 from warscribe.extract import battlescribe as bs
 from warscribe.extract.battlescribe import walk
 from warscribe.schema.diagnostics import Report

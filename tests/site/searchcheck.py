@@ -18,8 +18,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from warscribe.sitegen.search import normal
-from warscribe.sitegen.urls import faction_url
+from warscribe.site.search import normal
+from warscribe.site.urls import faction_url
 
 KINDS = ("datasheet", "weapon", "ability", "rule", "stratagem", "detachment", "enhancement", "keyword")
 APOSTROPHES = "'’"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from warscribe.bench_site import CHROMIUM_ARGS, chromium_path, serve  # noqa: F401 (shared with the bench)
+from warscribe.bench.site import CHROMIUM_ARGS, chromium_path, serve  # noqa: F401 (shared with the bench)
 
 
 def require_browser():

@@ -1,4 +1,4 @@
-"""The "What changed" page (warscribe/sitegen/changes_page.py): `warscribe build --since OLD` on the seeds
+"""The "What changed" page (site/changes_page.py): `warscribe build --since OLD` on the seeds
 and on a copy whose Inquisitor's bolt pistol gained AP -1, built for real and opened in Chromium."""
 
 from __future__ import annotations

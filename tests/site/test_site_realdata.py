@@ -21,8 +21,8 @@ from phonecheck import PHONE, hidden_columns, phone_problems
 from searchui import ask
 from sitetest import browsing
 from warscribe.schema import bundle
-from warscribe.sitegen import urls
-from warscribe.sitegen.pages import WeaponNames
+from warscribe.site import urls
+from warscribe.site.pages import WeaponNames
 
 pytestmark = pytest.mark.slow
 

@@ -10,8 +10,8 @@ import searchcheck
 from searchui import ask
 from sitetest import browser_site, page, seed_build, serve  # noqa: F401 (fixtures)
 from warscribe.schema import bundle
-from warscribe.sitegen import search, urls
-from warscribe.sitegen.pages import WeaponNames
+from warscribe.site import search, urls
+from warscribe.site.pages import WeaponNames
 
 
 def url_of(b):

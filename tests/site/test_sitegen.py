@@ -10,11 +10,11 @@ import pytest
 
 from warscribe.schema import bundle as bundle_module
 from warscribe.schema import records
-from warscribe.sitegen import generate, hooks, registry, search, urls
-from warscribe.sitegen.datasheet_page import characteristic, feel_no_pain, weapon_row
-from warscribe.sitegen.linker import Linker
-from warscribe.sitegen.markup import a, attrs, esc
-from warscribe.sitegen.pages import PAGE_MARKER, Page, Site
+from warscribe.site import generate, hooks, registry, search, urls
+from warscribe.site.datasheet_page import characteristic, feel_no_pain, weapon_row
+from warscribe.site.linker import Linker
+from warscribe.site.markup import a, attrs, esc
+from warscribe.site.pages import PAGE_MARKER, Page, Site
 
 SRC = [{"file": "sources/x.txt", "first_line": 1, "last_line": 2, "ruleset": "11e"}]
 
@@ -202,7 +202,7 @@ def test_weapon_abilities_as_players_read_them_linked_or_not():
 
 
 def test_a_large_a_to_z_index_is_a_page_per_initial(tmp_path, monkeypatch):
-    from warscribe.sitegen import indexes
+    from warscribe.site import indexes
 
     generate(_bundle(_army()), [], tmp_path / "one")
     _head, whole = _page(tmp_path / "one" / "site-src" / "docs", "a-z/")
@@ -327,7 +327,7 @@ def test_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
 
 
 def test_damage_table_matches_a_hand_calculation():
-    from warscribe.sitegen.damage import REFERENCES, DamageTable, chart, frame, plotted
+    from warscribe.site.damage import REFERENCES, DamageTable, chart, frame, plotted
 
     psycannon = records.weapon(id="gk/p/psycannon", name="Psycannon", ruleset="10e", datasheet="gk/p", type="ranged",
                                range=24, attacks=3, skill=2, strength=8, ap=-1, damage=2,
@@ -362,8 +362,8 @@ def test_damage_table_matches_a_hand_calculation():
 def test_the_theme_navigation_reused_across_pages_is_byte_for_byte_what_the_theme_renders(tmp_path):
     # hooks.ws_partial renders the theme's navigation and tabs once per set of page-relative links;
     # the same site built with every partial rendered in full must be the same bytes.
-    from warscribe.sitegen.generate import mkdocs_env
-    from warscribe.sitegen.mkdocs_run import build_site
+    from warscribe.site.generate import mkdocs_env
+    from warscribe.site.mkdocs_run import build_site
 
     gen = generate(_bundle(_army()), [], tmp_path)
     env = mkdocs_env()

@@ -1,4 +1,4 @@
-"""Stratagems at the table (warscribe/sitegen/stratagem_cards.py): a page per faction and per
+"""Stratagems at the table (site/stratagem_cards.py): a page per faction and per
 detachment, CP and phase on every card, the phase and turn filters working in a browser."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import realdata  # noqa: E402
 
 from warscribe.schema.bundle import load  # noqa: E402
 from warscribe.schema.text import slugify  # noqa: E402
-from warscribe.sitegen import stratagem_cards  # noqa: E402
-from warscribe.sitegen.pages import Site  # noqa: E402
+from warscribe.site import stratagem_cards  # noqa: E402
+from warscribe.site.pages import Site  # noqa: E402
 
 SANCTIC = "cards/grey-knights/sanctic-spearhead/"
 

@@ -1,7 +1,7 @@
 """The change ledger: what changed between two releases of the rules, as players and tool authors ask it.
 
-`warscribe diff OLD NEW` compares two builds record by record (:mod:`warscribe.diff`,
-the noise rules of :mod:`warscribe.noise` applied); the ledger places every change that
+`warscribe diff OLD NEW` compares two builds record by record (:mod:`warscribe.ledger.diff`,
+the noise rules of :mod:`warscribe.ledger.noise` applied); the ledger places every change that
 is left: per faction and unit, points per unit size first, then characteristics and
 weapon profiles, abilities and rules whose text changed (word diff), units and
 enhancements added or removed, detachments, and the rest. Each change cites both
@@ -16,7 +16,7 @@ from warscribe.ledger.model import SECTIONS, Cite, Defence, Item, Ledger, Side
 
 
 def make(old, new, diff, sides, engine: bool = True) -> Ledger:
-    """The ledger of `diff` (``warscribe.diff.compare(old, new)``); see :mod:`warscribe.ledger.compose`."""
+    """The ledger of `diff` (``warscribe.ledger.diff.compare(old, new)``); see :mod:`warscribe.ledger.compose`."""
     from warscribe.ledger.compose import compose
 
     return compose(old, new, diff, sides, engine)
@@ -26,12 +26,12 @@ def previous(spec: str, ruleset: str | None = None):
     """(bundle, side) of what a build is compared with (``warscribe build --since SPEC``): any side of ``warscribe diff``.
 
     Read whole into memory, so that ``--since out`` (the build this one replaces) can be given.
-    Raises ``warscribe.sides.DiffError``.
+    Raises ``warscribe.ledger.sides.DiffError``.
     """
     import tempfile
     from pathlib import Path
 
-    from warscribe.sides import load_side
+    from warscribe.ledger.sides import load_side
 
     with tempfile.TemporaryDirectory(prefix="warscribe-since-") as tmp:
         return load_side(spec, Path("."), Path(tmp), ruleset)
@@ -39,7 +39,7 @@ def previous(spec: str, ruleset: str | None = None):
 
 def since(old, old_side: Side, new, label: str = "this build") -> Ledger:
     """The ledger from a previous build (`previous`) to the records of this one."""
-    from warscribe.diff import compare
+    from warscribe.ledger.diff import compare
 
     return make(old, new, compare(old, new), (old_side, Side(label, label)))
 

@@ -1,4 +1,4 @@
-"""From the record-level comparison (`warscribe.diff.compare`) to the ledger: each change placed.
+"""From the record-level comparison (`warscribe.ledger.diff.compare`) to the ledger: each change placed.
 
 A change of a record field becomes one ledger item in one section, under the faction and
 the group (unit, detachment) a player looks it up by: a datasheet's price tiers are points
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from warscribe.diff import WEAPON_PROFILE, Change, Diff, FieldChange, word_diff
+from warscribe.ledger.diff import WEAPON_PROFILE, Change, Diff, FieldChange, word_diff
 from warscribe.ledger import defence
 from warscribe.ledger.model import CORE, SECTIONS, Cite, Item, Ledger, Side
 from warscribe.schema.bundle import Bundle

@@ -127,7 +127,7 @@ class Ledger:
     new: Side
     items: list[Item] = field(default_factory=list)
     defence: list[Defence] = field(default_factory=list)
-    weapons: list = field(default_factory=list)  # warscribe.diff.Impact of changed weapons
+    weapons: list = field(default_factory=list)  # warscribe.ledger.diff.Impact of changed weapons
     noise: dict = field(default_factory=dict)  # rule -> {count, meaning, examples}
     caveats: list[str] = field(default_factory=list)
     records: dict = field(default_factory=dict)  # the record-level comparison: added, removed, changed, renamed

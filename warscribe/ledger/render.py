@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 
-from warscribe.diff import _delta, _fmt, impact_lines
-from warscribe.diff import _md as md
+from warscribe.ledger.diff import fmt_delta, fmt_number, impact_lines
+from warscribe.ledger.diff import md_cell as md
 from warscribe.ledger.model import SECTIONS, Cite, Item, Ledger, Side
 from warscribe.schema.text import printable
 
@@ -284,7 +284,7 @@ def _md_impact(ledger: Ledger) -> list[str]:
         for imp in ledger.weapons:
             for r in imp.rows:
                 out.append(f"| {md(imp.name)} (`{md(imp.weapon)}`) | {md(imp.reason)} | {md(r['target'])} | "
-                           f"{_fmt(r['old'])} | {_fmt(r['new'])} | {_delta(r['delta'])} |")
+                           f"{fmt_number(r['old'])} | {fmt_number(r['new'])} | {fmt_delta(r['delta'])} |")
         out += ["", "</details>", ""]
     if ledger.defence:
         out += ["## Impact of changed defences", "", "Expected models lost to reference attackers, old → new.", "",
@@ -292,6 +292,6 @@ def _md_impact(ledger: Ledger) -> list[str]:
         for d in ledger.defence:
             for r in d.rows:
                 out.append(f"| {md(d.name)} ({md(d.faction)}) | {md(_target(d.old))} → {md(_target(d.new))} | "
-                           f"{md(r['attacker'])} | {_fmt(r['old'])} | {_fmt(r['new'])} | {_delta(r['delta'])} |")
+                           f"{md(r['attacker'])} | {fmt_number(r['old'])} | {fmt_number(r['new'])} | {fmt_delta(r['delta'])} |")
         out.append("")
     return out

@@ -135,7 +135,7 @@ class RecordChange:
     name: str
     old_id: str | None  # None: not in the old build
     new_id: str | None  # None: not in the new build
-    fields: list  # warscribe.diff.FieldChange: path, old, new
+    fields: list  # warscribe.ledger.diff.FieldChange: path, old, new
 
     def as_dict(self) -> dict:
         return {"record": self.id, "kind": self.kind, "name": self.name, "old_id": self.old_id, "new_id": self.new_id,
@@ -147,7 +147,7 @@ def record_changes(old: Bundle, new: Bundle, pairs: list[tuple[str | None, str |
 
     The change ledger calls this with the ids an army uses; a pair whose sides are equal is left out.
     """
-    from warscribe.diff import IGNORED, field_changes
+    from warscribe.ledger.diff import IGNORED, field_changes
 
     out = []
     for old_id, new_id in dict.fromkeys(pairs):
