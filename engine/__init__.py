@@ -66,17 +66,18 @@ def forget_calls(everything: bool = False) -> None:
     those go too, with every table kept by its inputs (dice, rolls, counts, joint laws),
     and the next call costs what a scenario never seen costs (the compiled schema stays:
     a process compiles it once). Results never depend on it."""
-    from warscribe.engine import attack, dist, groups, rules, scenario  # (``scenario`` is evaluate's argument)
+    from warscribe.engine import (  # (``scenario`` is evaluate's argument)
+        attack, chains, devastating, dist, group_counts, groups, rules, scenario, unit_states)
 
     scenario._PARSED.clear()
-    groups._PROFILES.clear()
+    group_counts._PROFILES.clear()
     groups._FRESH.clear()
     if everything:
         scenario._WEAPONS.clear()
         scenario._TARGETS.clear()
-        groups._CHAINS.clear()
-        groups._PLANS.clear()
-        for module in (attack, dist, groups, rules, scenario):
+        chains._CHAINS.clear()
+        unit_states._PLANS.clear()
+        for module in (attack, dist, unit_states, chains, group_counts, devastating, groups, rules, scenario):
             for value in vars(module).values():
                 if hasattr(value, "cache_clear") and value.__module__.startswith("warscribe.engine"):
                     value.cache_clear()

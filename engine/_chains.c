@@ -1,4 +1,4 @@
-/* The allocation chain's loops (engine/groups.py, class Chain) in C.
+/* The allocation chain's loops (engine/chains.py, class Chain) in C.
  *
  * Each function does the floating-point operations of its numpy counterpart in
  * Chain, in the same order, one rounding per operation, so the results are the
@@ -184,7 +184,7 @@ static void advance(work_t *w, const chain_t *c, Py_ssize_t rows) {
 }
 
 /* absorb_each(terms, offsets, unsaved, damage, v, rows, table, counts, tails, every, check, acc, reward)
- * Chain.absorb_each: acc (counts x rows x S, zeros), one absorb per row of table (counts x E); with one
+ * Chain.absorb of several counts: acc (counts x rows x S, zeros), one absorb per row of table (counts x E); with one
  * count (table and tails one row, every = tails) Chain.absorb. */
 static PyObject *absorb_each(PyObject *self, PyObject *args) {
     Py_buffer terms, offsets, unsaved, damage, v, table, tails, every, acc;
@@ -245,7 +245,7 @@ done:
 }
 
 /* absorb_rows(terms, offsets, unsaved, damage, v, rows, table, tails, check, acc, reward)
- * Chain.absorb_rows: row r of v (rows x S) absorbed by its own count (row r of table, rows x E). */
+ * Chain.absorb by row: row r of v (rows x S) absorbed by its own count (row r of table, rows x E). */
 static PyObject *absorb_rows(PyObject *self, PyObject *args) {
     Py_buffer terms, offsets, unsaved, damage, v, table, tails, acc;
     Py_ssize_t rows;
@@ -431,8 +431,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"step", step, METH_VARARGS, "Chain.step into out."},
-    {"absorb_each", absorb_each, METH_VARARGS, "Chain.absorb_each into acc; returns the reward."},
-    {"absorb_rows", absorb_rows, METH_VARARGS, "Chain.absorb_rows into acc; returns the reward."},
+    {"absorb_each", absorb_each, METH_VARARGS, "Chain.absorb of several counts into acc; returns the reward."},
+    {"absorb_rows", absorb_rows, METH_VARARGS, "Chain.absorb by row into acc; returns the reward."},
     {"power_series", power_series, METH_VARARGS, "Chain.power_series into out; returns the reward."},
     {"weighted_sum", weighted_sum, METH_VARARGS, "Chain.from_start's sum over the powers into acc."},
     {"powers", powers, METH_VARARGS, "Chain._grow's successive steps into out."},

@@ -27,7 +27,7 @@
 #include <string.h>
 
 /* Cells of a grid of (k, m): 2M (the sparse law holds 44 bytes a cell, the dense one 24: under 100 MB);
- * the joint law's budget in engine/groups.py (JOINT_BUDGET) is about 60 attacks, far below. */
+ * the joint law's budget in engine/devastating.py (JOINT_BUDGET) is about 60 attacks, far below. */
 #define MAX_CELLS ((Py_ssize_t)1 << 21)
 
 static int fail(const char *what) {
@@ -135,7 +135,7 @@ static void release(Py_buffer *b, int n, int n_free, ...) {
 
 /* sparse(count, dk, dm, p, out) -> (height, width)
  * The joint law of the sums of N (k, m) pairs, N ~ count, as _joint_random_sum_sparse's dict
- * turned into rows (groups._joint_table): out is (M + 1) x (K + 1) zeros, K = (L - 1) max dk,
+ * turned into rows (group_counts._joint_table): out is (M + 1) x (K + 1) zeros, K = (L - 1) max dk,
  * M = (L - 1) max dm; out[m][k] gets P(k, m); height and width: one past the largest m and k
  * of the dict's keys. */
 static PyObject *sparse(PyObject *self, PyObject *args) {
@@ -233,7 +233,7 @@ done:
 
 /* graded(count, dk, dm, p, degree, out)
  * joint_random_sum_graded for a unit law listed in graded order (dist.graded_degree), as
- * groups._joint_table keeps it: out is (R + 1) x (R + 1), R = degree x the largest n with
+ * group_counts._joint_table keeps it: out is (R + 1) x (R + 1), R = degree x the largest n with
  * count[n] != 0, out[m][k] = P(k, m). */
 static PyObject *graded(PyObject *self, PyObject *args) {
     Py_buffer b[5];

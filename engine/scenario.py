@@ -21,7 +21,8 @@ from jsonschema.exceptions import ValidationError
 from warscribe.engine.effects import apply_effects
 from warscribe.engine.attack import attacks_per_model
 from warscribe.engine.errors import ScenarioError
-from warscribe.engine.groups import MAX_KINDS_WORK, devastating_work, state_count
+from warscribe.engine.devastating import MAX_KINDS_WORK, devastating_work
+from warscribe.engine.unit_states import state_count
 from warscribe.engine.kb import KnowledgeBase, model_kinds
 from warscribe.schema.docs import doc
 from warscribe.schema import DEFAULT_OUT, safeyaml

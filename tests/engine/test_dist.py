@@ -105,14 +105,14 @@ def test_the_joint_law_in_arrays_is_the_sparse_law_bit_for_bit(count, unit_keys,
 @given(rows=st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=12).map(lambda r: [x / 7 for x in r]),
                      min_size=1, max_size=5))
 def test_count_tails_are_the_loops_sums_bit_for_bit(rows):
-    """``groups.Counts``: tails[c][e] = P(N_c > e), summed from the last value down, and ``every``
+    """``chains.Counts``: tails[c][e] = P(N_c > e), summed from the last value down, and ``every``
     their sum over the rows in order: the floats of the plain loops (``_tails``, then row after row)."""
-    from warscribe.engine import groups as G
+    from warscribe.engine import chains as C
 
     width = max(len(r) for r in rows)
     padded = [r + [0.0] * (width - len(r)) for r in rows]
-    counts = G.Counts.of(padded)
-    want = [G._tails(r) for r in padded]
+    counts = C.Counts.of(padded)
+    want = [C._tails(r) for r in padded]
     assert counts.tails.tolist() == want
     every = list(want[0])
     for r in want[1:]:

@@ -154,12 +154,14 @@ def test_a_lone_devastating_group_gives_the_same_bits_again(ruleset):
 def test_chains_and_plans_are_kept_within_their_count_and_their_numbers():
     """Each unit's plan and chains are kept by the numbers they hold, a chain's powers included as they grow;
     the oldest go first, and a result never depends on what was kept."""
-    from warscribe.engine import groups as G
+    from warscribe.engine import chains as C
+    from warscribe.engine import group_counts, groups, unit_states
+    from warscribe.engine.kept import Kept
 
     data = _data()
     reference = repr(evaluate(data).to_json())
-    kept = G._Kept(G._make_chain, entries=3, cells=10**9)
-    plan = G.plan("11e", parse_scenario(data).target)
+    kept = Kept(C._make_chain, entries=3, cells=10**9)
+    plan = unit_states.plan("11e", parse_scenario(data).target)
     keys = [(plan, None, (f, 1.0), ((0.0, 1.0), (0.0, 1.0))) for f in (0.5, 0.25, 0.125, 0.0625)]
     chains = [kept.get(key) for key in keys]
     assert list(kept.values) == keys[1:] and chains[0].kept is None
@@ -169,18 +171,18 @@ def test_chains_and_plans_are_kept_within_their_count_and_their_numbers():
     chains[3]._grow(5)
     assert chains[3].cells > before and kept.cells == sum(c.cells for c in chains[1:])
     # A budget of numbers: only the chain made last is left once the others exceed it.
-    small = G._Kept(G._make_chain, entries=100, cells=chains[1].cells + 1)
+    small = Kept(C._make_chain, entries=100, cells=chains[1].cells + 1)
     for key in keys:
         small.get(key)
     assert list(small.values) == keys[3:] and small.cells == small.values[keys[3]].cells
     small.clear()
     assert small.cells == 0 and not small.values
 
-    G._CHAINS.clear()
-    G._PLANS.clear()
+    C._CHAINS.clear()
+    unit_states._PLANS.clear()
     S._PARSED.clear()
-    G._PROFILES.clear()
-    G._FRESH.clear()
+    group_counts._PROFILES.clear()
+    groups._FRESH.clear()
     assert repr(evaluate(data).to_json()) == reference
 
 
@@ -243,16 +245,16 @@ def _grown_one_by_one(chain, upto: int):
 def test_the_powers_grown_at_once_are_those_grown_one_by_one(fail, through, steps):
     """``Chain._grow`` steps first and checks after: the same powers, rewards and destroyed index, bit for bit,
     grown in one call or in several."""
-    from warscribe.engine import groups as G
+    from warscribe.engine import chains, unit_states
 
-    plan = G.plan("11e", parse_scenario(_data()).target)
+    plan = unit_states.plan("11e", parse_scenario(_data()).target)
     kinds = len(plan.lay.kinds)
     for upto in steps:
-        chain = G._make_chain(plan, None, (fail,) * kinds, (through,) * kinds)
+        chain = chains._make_chain(plan, None, (fail,) * kinds, (through,) * kinds)
         for part in sorted({1, upto // 2, upto}):
             got = chain._grow(part)
-        powers, rewards, destroyed = _grown_one_by_one(G._make_chain(plan, None, (fail,) * kinds, (through,) * kinds),
-                                                       upto)
+        powers, rewards, destroyed = _grown_one_by_one(
+            chains._make_chain(plan, None, (fail,) * kinds, (through,) * kinds), upto)
         assert chain.destroyed == destroyed and got == (destroyed if destroyed is not None and destroyed < upto
                                                         else None)
         assert chain.rewards == rewards
@@ -262,19 +264,20 @@ def test_the_powers_grown_at_once_are_those_grown_one_by_one(fail, through, step
 
 
 def test_forgetting_everything_leaves_nothing_kept_and_the_same_bits():
-    from warscribe.engine import forget_calls
-    from warscribe.engine import groups as G
+    from warscribe.engine import chains, forget_calls, group_counts, groups, unit_states
 
     data = _data()
     data["attacker"]["weapons"][0]["weapon"]["abilities"] = ["DEVASTATING WOUNDS"]
     first = repr(evaluate(data).to_json())
     forget_calls()
-    assert not S._PARSED and not G._PROFILES and not G._FRESH
-    assert S._WEAPONS and S._TARGETS and G._CHAINS.values and G._PLANS.values  # a weapon's and a unit's stay
+    assert not S._PARSED and not group_counts._PROFILES and not groups._FRESH
+    # A weapon's and a unit's stay.
+    assert S._WEAPONS and S._TARGETS and chains._CHAINS.values and unit_states._PLANS.values
     assert repr(evaluate(data).to_json()) == first
     forget_calls(everything=True)
-    assert not (S._WEAPONS or S._TARGETS or G._CHAINS.values or G._PLANS.values)
-    assert G._CHAINS.cells == 0 and G._joint_table.cache_info().currsize == 0 and G.loss_rows.cache_info().currsize == 0
+    assert not (S._WEAPONS or S._TARGETS or chains._CHAINS.values or unit_states._PLANS.values)
+    assert chains._CHAINS.cells == 0 and group_counts._joint_table.cache_info().currsize == 0
+    assert chains.loss_rows.cache_info().currsize == 0
     assert repr(evaluate(data).to_json()) == first
 
 

@@ -333,40 +333,40 @@ def test_ten_bodyguards_and_a_leader_against_dice():
 @given(kinds_scenarios(max_groups=3), st.integers(1, 4))
 def test_devastating_groups_agree_whichever_way_they_are_resolved(s, models):
     """A [DEVASTATING WOUNDS] group is resolved by the joint law of its wounds and packets
-    or attack by attack on the states, as a cost model picks (engine/groups.py); forced
+    or attack by attack on the states, as a cost model picks (engine/devastating.py); forced
     either way, every distribution and expectation agrees."""
-    from warscribe.engine import groups
+    from warscribe.engine import devastating
 
     first = s.groups[0]
     weapon = first.weapon
     if not weapon.has("devastating-wounds"):
         weapon = replace(weapon, abilities=weapon.abilities + (ABILITIES["DEVASTATING WOUNDS"],))
     s = replace(s, groups=(replace(first, models=models, weapon=weapon),) + s.groups[1:])
-    chosen = groups._joint_cheaper
+    chosen = devastating._joint_cheaper
     results = []
     try:
         for forced in (True, False):
-            groups._joint_cheaper = lambda *args, forced=forced: forced
+            devastating._joint_cheaper = lambda *args, forced=forced: forced
             results.append(evaluate_kinds(s))
     finally:
-        groups._joint_cheaper = chosen
+        devastating._joint_cheaper = chosen
     _assert_same_results(*results)
 
 
 def _forced_routes(s: Scenario, routes) -> list:
     """``evaluate_kinds`` with each [DEVASTATING WOUNDS] group forced down a route: the joint
     law ("joint"), hit by hit ("hits", where every hit rolls alike) or attack by attack ("steps")."""
-    from warscribe.engine import groups
+    from warscribe.engine import devastating
 
-    joint, hits = groups._joint_cheaper, groups._by_hits_applies
+    joint, hits = devastating._joint_cheaper, devastating._by_hits_applies
     out = []
     try:
         for route in routes:
-            groups._joint_cheaper = lambda *args, route=route: route == "joint"
-            groups._by_hits_applies = (lambda *args, route=route: route == "hits" and hits(*args))
+            devastating._joint_cheaper = lambda *args, route=route: route == "joint"
+            devastating._by_hits_applies = (lambda *args, route=route: route == "hits" and hits(*args))
             out.append(evaluate_kinds(s))
     finally:
-        groups._joint_cheaper, groups._by_hits_applies = joint, hits
+        devastating._joint_cheaper, devastating._by_hits_applies = joint, hits
     return out
 
 
@@ -382,7 +382,7 @@ def _assert_same_results(a, b) -> None:
 @settings(max_examples=50, **SETTINGS)
 @given(kinds_scenarios(max_groups=2), st.integers(1, 4), st.sampled_from(["SUSTAINED HITS 1", "SUSTAINED HITS D3", None]))
 def test_devastating_groups_hit_by_hit_agree_with_the_joint_law_and_the_steps(s, models, sustained):
-    """Hit by hit (engine/groups.py ``_by_hits``: the group's hits, each a normal wound, a
+    """Hit by hit (engine/devastating.py ``_by_hits``: the group's hits, each a normal wound, a
     packet or nothing, with a binomial weight per number of packets) gives the distributions
     and expectations of the joint law and of attack-by-attack stepping."""
     first = s.groups[0]

@@ -127,9 +127,9 @@ def test_devastating_wounds_against_several_kinds_at_scale():
 def _routes(data: dict) -> list[bool]:
     """Whether each [DEVASTATING WOUNDS] group (or part) of the scenario took the joint law."""
     from warscribe.engine import forget_calls
-    from warscribe.engine import groups
+    from warscribe.engine import devastating
 
-    chosen = groups._joint_cheaper
+    chosen = devastating._joint_cheaper
     taken: list[bool] = []
 
     def spy(*args):
@@ -137,11 +137,11 @@ def _routes(data: dict) -> list[bool]:
         return taken[-1]
 
     forget_calls()
-    groups._joint_cheaper = spy
+    devastating._joint_cheaper = spy
     try:
         evaluate(data)
     finally:
-        groups._joint_cheaper = chosen
+        devastating._joint_cheaper = chosen
     return taken
 
 

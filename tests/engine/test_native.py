@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 
 from warscribe.engine import dist as D
-from warscribe.engine import groups as G
+from warscribe.engine import chains as C
+from warscribe.engine.unit_states import Plan
 from warscribe.engine.model import ModelKind
 
-NATIVE = G._native
+NATIVE = C._native
 JOINT = D._native
 if (NATIVE is None or JOINT is None) and os.environ.get("CI"):
     pytest.fail("the C extensions warscribe.engine._chains and _joint are not built (pip install -e . needs a C "
@@ -27,17 +28,17 @@ if (NATIVE is None or JOINT is None) and os.environ.get("CI"):
 pytestmark = pytest.mark.skipif(NATIVE is None or JOINT is None, reason="the C extensions are not built")
 
 
-def _unit(rng: random.Random) -> G.Plan:
+def _unit(rng: random.Random) -> Plan:
     kinds = []
     for i in range(rng.randint(1, 3)):
         kinds.append(ModelKind(name=f"K{i}", count=rng.randint(1, 4), toughness=4, save=4, wounds=rng.randint(1, 3)))
     if rng.random() < 0.6:
         kinds.append(ModelKind(name="Leader", count=1, toughness=4, save=3, wounds=rng.randint(2, 5),
                                keywords=frozenset({"CHARACTER"})))
-    return G.Plan(rng.choice(["10e", "11e"]), tuple(kinds), rng.random() < 0.5)
+    return Plan(rng.choice(["10e", "11e"]), tuple(kinds), rng.random() < 0.5)
 
 
-def _chain(rng: random.Random, plan: G.Plan) -> G.Chain:
+def _chain(rng: random.Random, plan: Plan) -> C.Chain:
     kinds = len(plan.lay.kinds)
     certain = rng.random() < 0.3  # every event removes a wound: units are destroyed for certain
     fails = tuple(1.0 if certain else rng.choice([0.25, 0.5, 2 / 3, 0.9]) for _ in range(kinds))
@@ -47,7 +48,7 @@ def _chain(rng: random.Random, plan: G.Plan) -> G.Chain:
         throughs = tuple(rng.choice([(0.0, 1.0), (1 / 6, 5 / 6), (0.0, 0.5, 0.5), (0.0, 1 / 3, 1 / 3, 1 / 3)])
                          for _ in range(kinds))
     floor = rng.choice([None, None, 0, 1])
-    return G._make_chain(plan, floor, fails, throughs)
+    return C._make_chain(plan, floor, fails, throughs)
 
 
 def _vectors(rng: random.Random, size: int, rows: int) -> np.ndarray:
@@ -71,8 +72,8 @@ def _both(monkeypatch, fn):
     """fn() with the C loops, then with the numpy code; (result, reward) each."""
     outs = []
     for native in (NATIVE, None):
-        monkeypatch.setattr(G, "_native", native)
-        reward = G.Reward(0.125, 0.25)
+        monkeypatch.setattr(C, "_native", native)
+        reward = C.Reward(0.125, 0.25)
         outs.append((fn(reward), reward))
     return outs
 
@@ -93,20 +94,20 @@ def test_the_c_loops_give_the_numpy_bits(seed, monkeypatch):
     v = _vectors(rng, size, rows)
     events = rng.randint(1, 3 * plan.total + 2)
 
-    def fresh() -> G.Chain:  # each way gets its own chain: powers grow on their own
+    def fresh() -> C.Chain:  # each way gets its own chain: powers grow on their own
         return _chain(random.Random(seed * 7 + 1), plan)
 
     _same(*_both(monkeypatch, lambda r: fresh().step(v)))
     _same(*_both(monkeypatch, lambda r: fresh().step(v[0])))
     count = _count(rng, events + 1)
-    _same(*_both(monkeypatch, lambda r: fresh().absorb(v, count, r)))
+    _same(*_both(monkeypatch, lambda r: fresh().absorb(v, C.Counts.of([count]), r)))
     table = np.array([_count(rng, events + 1) for _ in range(rng.randint(1, 4))])
-    _same(*_both(monkeypatch, lambda r: fresh().absorb_each(v, G.Counts(table), r)))
+    _same(*_both(monkeypatch, lambda r: fresh().absorb(v, C.Counts(table), r)))
     per_row = [_count(rng, rng.randint(1, events + 1)) for _ in range(rows)]
-    _same(*_both(monkeypatch, lambda r: fresh().absorb_rows(v, per_row, r)))
+    _same(*_both(monkeypatch, lambda r: fresh().absorb(v, C.Counts.of(per_row), r, by_row=True)))
     slabs = [_vectors(rng, size, rows) for _ in range(rng.randint(1, 6))]
     _same(*_both(monkeypatch, lambda r: fresh().power_series(slabs, r)))
-    start = G.Counts.of([_count(rng, rng.randint(1, events + 1)) for _ in range(rng.randint(1, 3))]
+    start = C.Counts.of([_count(rng, rng.randint(1, events + 1)) for _ in range(rng.randint(1, 3))]
                         + [[0.0] * rng.randint(0, events) + [1.0]])  # zeros first: the C skips them
     _same(*_both(monkeypatch, lambda r: fresh().from_start(start, r)))
 
@@ -122,7 +123,7 @@ def test_the_c_loops_give_the_numpy_bits(seed, monkeypatch):
 def test_the_c_loops_refuse_arrays_of_the_wrong_size():
     plan = _unit(random.Random(1))
     kinds = len(plan.lay.kinds)
-    chain = G._make_chain(plan, None, (0.5,) * kinds, ((0.0, 1.0),) * kinds)
+    chain = C._make_chain(plan, None, (0.5,) * kinds, ((0.0, 1.0),) * kinds)
     size = len(chain.stay)
     v = np.ones((2, size))
     with pytest.raises(ValueError):
