@@ -7,11 +7,14 @@ independent reading of the catalogues: the archives opened with ``tarfile``, the
 with ``xml.etree``, and for every unit entry its points (its own costs, its models' costs and
 the unit-size modifiers that set them) collected with plain Python; nothing of
 ``extract/battlescribe`` is used. A unit whose collected prices differ between the two
-releases is a points change the ledger must list, and one the ledger lists must be one.
+releases is a points change the ledger must list, and one the ledger lists must be one; and
+each price it lists, old and new, is exactly the unit's price at that size worked out from the
+catalogue (``Catalogues.price``: costs and points modifiers evaluated for that many models).
 """
 
 from __future__ import annotations
 
+import re
 import tarfile
 import xml.etree.ElementTree as ET
 
@@ -109,11 +112,164 @@ def enhancement_prices(archive) -> dict[str, tuple[str, tuple]]:
     return out
 
 
-def _possible(value, prices: tuple) -> bool:
-    """A unit-size price the catalogue can give: a price it names, or a number of models at a model's cost."""
-    named = set(prices[1] + prices[2]) - {0}
-    return value in named or any(value % c == 0 and value // c <= 20 for c in named) or (
-        value == 0 and 0 in prices[1])
+# A unit's price at a size, from the catalogue as a player builds it in matched play: the unit's
+# own cost and its models' (each kind of model at its count), with every points modifier of the
+# unit, its modifier groups and its models whose conditions hold for that unit. Where the unit is
+# made of several kinds of model, every way to make up the size within the entries' and groups'
+# bounds is priced: a size is priced only where they all agree.
+
+COMPARE = {"atLeast": lambda n, v: n >= v, "atMost": lambda n, v: n <= v, "greaterThan": lambda n, v: n > v,
+           "lessThan": lambda n, v: n < v, "equalTo": lambda n, v: n == v, "notEqualTo": lambda n, v: n != v}
+
+
+class Unpriced(Exception):
+    """A condition or modifier this reading does not know: the unit is not priced, and the test says so."""
+
+
+def _kids(node, holder: str, tag: str) -> list:
+    return [c for h in node if _tag(h) == holder for c in h if _tag(c) == tag]
+
+
+def _own_cost(node) -> float:
+    return sum(float(c.get("value")) for c in _kids(node, "costs", "cost") if c.get("typeId") == PTS)
+
+
+def _bounds(*nodes) -> tuple[int, float]:
+    """The least (in the unit) and most selections the constraints of an entry and its link allow."""
+    lo, hi = 0, float("inf")
+    for node in nodes:
+        for c in _kids(node, "constraints", "constraint"):
+            if c.get("field") == "selections":
+                if c.get("type") == "min" and c.get("scope") == "parent":
+                    lo = max(lo, int(float(c.get("value"))))
+                elif c.get("type") == "max":
+                    hi = min(hi, int(float(c.get("value"))))
+    return lo, hi
+
+
+class Catalogues:
+    """Every unit entry of an archive's catalogues, entries and groups by id, the matched-play force."""
+
+    def __init__(self, archive):
+        self.units, self.by_id, self.forces = {}, {}, []
+        with tarfile.open(archive) as tf:
+            for member in sorted(tf.getmembers(), key=lambda m: m.name):
+                if not (member.isfile() and member.name.endswith((".cat", ".gst"))):
+                    continue
+                root = ET.parse(tf.extractfile(member)).getroot()
+                for el in root.iter():
+                    if el.get("id") and _tag(el) in ("selectionEntry", "selectionEntryGroup"):
+                        self.by_id.setdefault(el.get("id"), el)
+                    if member.name.endswith(".gst") and _tag(el) == "forceEntry":
+                        self.forces.append(el.get("id"))
+                for holder in root:
+                    if _tag(holder) in ("sharedSelectionEntries", "selectionEntries"):
+                        for e in holder:
+                            if _tag(e) == "selectionEntry" and e.get("type") in ("unit", "model"):
+                                self.units[e.get("id")] = e
+        self.force = self.forces[0]  # the game system's first force: the Army Roster of matched play
+
+    def kinds(self, node, groups: tuple = ()) -> tuple[list, dict]:
+        """The unit's kinds of model ((link, entry), ids, least, most, groups around it) and its
+        groups of models (id -> (least, most), ids), through groups and links."""
+        kinds, bounds = [], {}
+        for child in _kids(node, "selectionEntries", "selectionEntry") + _kids(node, "entryLinks", "entryLink") + \
+                _kids(node, "selectionEntryGroups", "selectionEntryGroup"):
+            target = self.by_id.get(child.get("targetId")) if _tag(child) == "entryLink" else child
+            if target is None or "true" in (child.get("hidden"), target.get("hidden")):
+                continue
+            own = (child, target) if child is not target else (target,)
+            if _tag(target) == "selectionEntryGroup":
+                inner, inner_bounds = self.kinds(target, groups + (child.get("id"),))
+                if inner:  # a group of models, not of wargear or enhancements
+                    kinds += inner
+                    bounds[child.get("id")] = (_bounds(*own), {child.get("id"), target.get("id")})
+                    bounds.update(inner_bounds)
+            elif target.get("type") == "model":
+                kinds.append((own, {child.get("id"), target.get("id")}, *_bounds(*own), groups))
+        return kinds, bounds
+
+    def price(self, entry_id: str, size: int) -> set[int]:
+        """The unit's price at `size` models, one for every way to make it up (none: not a size it has)."""
+        unit = self.units[entry_id]
+        kinds, bounds = ([], {}) if unit.get("type") == "model" else self.kinds(unit)
+        prices = set()
+        for counts in ([()] if size == 1 else []) if unit.get("type") == "model" else _ways(kinds, bounds, size):
+            def count(c) -> float:
+                child, scope = c.get("childId"), c.get("scope")
+                if c.get("field") == "forces" and scope == "roster":
+                    return float(child == self.force)
+                if c.get("field") != "selections" or scope not in (entry_id, "self", "unit", "root-entry"):
+                    raise Unpriced(f"{unit.get('name')}: condition {c.attrib}")
+                if child == "model":
+                    return size
+                if child == entry_id:
+                    return 1
+                group = next((g for g, (_b, ids) in bounds.items() if child in ids), None)
+                hits = [n for n, k in zip(counts, kinds) if child in k[1] or group in k[4]]
+                if not hits and group is None:
+                    raise Unpriced(f"{unit.get('name')}: condition on {child}")
+                return sum(hits)
+
+            def test(c) -> bool:
+                if c.get("type") in ("instanceOf", "notInstanceOf") and c.get("scope") == "force":
+                    return (c.get("childId") == self.force) == (c.get("type") == "instanceOf")
+                if c.get("type") not in COMPARE:
+                    raise Unpriced(f"{unit.get('name')}: condition {c.attrib}")
+                return COMPARE[c.get("type")](count(c), float(c.get("value")))
+
+            def group(g) -> bool:
+                parts = [test(c) for c in _kids(g, "conditions", "condition")]
+                parts += [group(x) for x in _kids(g, "conditionGroups", "conditionGroup")]
+                return (any if g.get("type") == "or" else all)(parts)
+
+            def holds(node) -> bool:
+                return all([test(c) for c in _kids(node, "conditions", "condition")]
+                           + [group(g) for g in _kids(node, "conditionGroups", "conditionGroup")])
+
+            def modified(node, value: float, guards: tuple = ()) -> float:
+                """`value` after the points modifiers of `node` and its modifier groups, in their order."""
+                for part in node:
+                    if _tag(part) == "modifiers":
+                        for m in part:
+                            if m.get("field") != PTS:
+                                continue
+                            if _kids(m, "repeats", "repeat") or m.get("type") not in ("set", "increment", "decrement"):
+                                raise Unpriced(f"{unit.get('name')}: modifier {m.attrib}")
+                            if all(holds(g) for g in guards + (m,)):
+                                v = float(m.get("value"))
+                                value = v if m.get("type") == "set" else value + v if m.get("type") == "increment" \
+                                    else value - v
+                    elif _tag(part) == "modifierGroups":
+                        for g in part:
+                            value = modified(g, value, guards + (g,))
+                return value
+
+            total = modified(unit, _own_cost(unit))
+            for n, ((*link, entry), _ids, _lo, _hi, _groups) in zip(counts, kinds):
+                costed = link[0] if link and _kids(link[0], "costs", "cost") else entry
+                each = modified(entry, _own_cost(costed))
+                total += n * (modified(link[0], each) if link else each)
+            prices.add(int(total))
+        return prices
+
+
+def _ways(kinds: list, bounds: dict, size: int):
+    """Every count of each kind of model that makes `size` models within the kinds' and groups' bounds."""
+    def fill(i: int, left: int):
+        if i == len(kinds):
+            if left == 0:
+                yield ()
+            return
+        _own, _ids, lo, hi, _groups = kinds[i]
+        for n in range(lo, int(min(hi, left)) + 1):
+            for rest in fill(i + 1, left - n):
+                yield (n,) + rest
+
+    for counts in fill(0, size):
+        if all(lo <= sum(n for n, k in zip(counts, kinds) if g in k[4]) <= hi
+               for g, ((lo, hi), _ids) in bounds.items()):
+            yield counts
 
 
 # -- the ledger ---------------------------------------------------------------------------------
@@ -147,9 +303,26 @@ def test_points_changes_match_an_independent_reading_of_the_catalogues(book, tmp
     assert len(expected) > 90  # the update repriced about a hundred units
     assert recall >= 0.99, sorted((e, old[e], new[e]) for e in expected - listed.keys())
     assert precision >= 0.99, sorted((e, [(i.group, i.what) for i in listed[e]]) for e in listed.keys() - expected)
-    wrong = [(e, i.what, i.old, i.new) for e in found for i in listed[e]
-             if (i.old is not None and not _possible(i.old, old[e])) or (i.new is not None and not _possible(i.new, new[e]))]
-    assert not wrong
+    # Each price the ledger lists is the unit's price at that size in each release, to the point.
+    before, after = Catalogues(realdata.path(BEFORE)), Catalogues(realdata.path(AFTER))
+    wrong, checked = [], 0
+    for e in sorted(found):
+        for i in listed[e]:
+            size = re.fullmatch(r"(\d+) models?", i.what)
+            if size is None:
+                wrong.append((e, i.group, i.what, "not a price per unit size"))
+                continue
+            for side, cats, price in (("old", before, i.old), ("new", after, i.new)):
+                if price is not None:
+                    try:
+                        got = cats.price(e, int(size[1]))
+                    except Unpriced as why:
+                        got = str(why)
+                    checked += 1
+                    if got != {price}:
+                        wrong.append((e, i.group, i.what, side, price, got))
+    assert not wrong, wrong
+    assert checked >= 2 * len(found)
     assert all(i.delta == i.new - i.old for items in listed.values() for i in items
                if i.old is not None and i.new is not None)
 

@@ -54,9 +54,11 @@ def test_self_audit_of_a_seeded_sample(build10):
     total = sum(len(v) for v in errors.values())
     shown = "\n".join(f"{k}: {'; '.join(v)[:300]}" for k, v in sorted(errors.items()))
     assert not [k for k, v in errors.items() if any(e.startswith("missing") for e in v)], shown
-    # main's reader: 125 errors per 100 datasheets on this sample; what is left is Crucible units'
-    # shared wargear pools and two compositions the audit reads more simply than the reader
-    assert total * 100 / count <= 15, shown
+    # Measured on main (issue 38): 4 errors on the 80 datasheets of this sample, 5.0 per 100 (an earlier
+    # reader: 125 per 100). What is left is unit sizes the audit reads more simply than the reader:
+    # Aquilon Custodians (size and points), the Hippogriff AFV, the Strike Squad. The mark
+    # allows one error more than measured: 6.25 per 100 on 80 datasheets.
+    assert total * 100 / count <= 6.25, shown
 
 
 def test_class1_a_spear_that_shoots_and_strikes_is_two_weapons(sheets, weapons):

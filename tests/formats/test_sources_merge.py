@@ -11,7 +11,9 @@ import re
 import subprocess
 import sys
 import tarfile
+import unicodedata
 import xml.etree.ElementTree as ET
+from html import unescape
 
 import pytest
 
@@ -277,6 +279,54 @@ def _fold(name: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", name).split())
 
 
+def _slug(text: str) -> str:
+    """A name as an id part, made here from the documented formula (schema/ids.py, docs/records.md), not with
+    the project's helpers: lower-case ASCII letters and digits, every run of anything else one '-' (none at
+    either end), apostrophes dropped and accents taken off ('Kâhl' -> 'kahl'); 'unnamed' when nothing is left."""
+    text = unicodedata.normalize("NFKD", re.sub(r"['\u2019]", "", text))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "unnamed"
+
+
+def _wahapedia_ids(archive) -> tuple[set[str], set[str]]:
+    """The datasheet and weapon ids the export's rows make by the documented formulas: '<faction>/<name>'
+    (' [Legends]' after the name of a datasheet of a Legends publication), '<datasheet>/<weapon>' (a
+    melee profile named like a ranged one of its datasheet '-melee', a later name that slugs alike '-2',
+    names that differ only in case or apostrophe one name), in the rows' order."""
+    def text(fragment: str) -> str:
+        return " ".join(unescape(re.sub(r"<[^>]*>", " ", fragment)).split())
+
+    with tarfile.open(archive) as tar:
+        def rows(member):
+            body = tar.extractfile(member).read().decode("utf-8-sig")
+            return list(csv.DictReader(io.StringIO(body), delimiter="|", quoting=csv.QUOTE_NONE))
+        factions = {r["id"]: text(r["name"]) for r in rows("Factions.csv")}
+        legends = {r["id"] for r in rows("Source.csv") if r["name"].split(":", 1)[0].strip().endswith("Legends")}
+        sheets = {r["id"]: f"{_slug(factions[r['faction_id']])}/{_slug(text(r['name']))}"
+                  + ("-legends" if r["source_id"] in legends else "") for r in rows("Datasheets.csv")}
+        wargear: dict[str, list] = {}
+        for r in rows("Datasheets_wargear.csv"):
+            if r["datasheet_id"] in sheets and r["name"]:
+                wargear.setdefault(r["datasheet_id"], []).append(r)
+    weapons = set()
+    for sid, lines in wargear.items():
+        lines.sort(key=lambda r: (int(r["line"]), int(r["line_in_wargear"] or 0)))
+        given = [(re.sub(r"^[➤\s]+", "", text(r["name"])).replace("’", "'").casefold(), r["type"].lower())
+                 for r in lines]
+        ranged = {_slug(n) for n, kind in given if kind == "ranged"}
+        made: dict[tuple, str] = {}
+        for name, kind in given:
+            if (name, kind) not in made:
+                base = f"{sheets[sid]}/{_slug(name)}" + ("-melee" if kind == "melee" and _slug(name) in ranged else "")
+                wid, n = base, 1
+                while wid in made.values():
+                    n += 1
+                    wid = f"{base}-{n}"
+                made[(name, kind)] = wid
+        weapons |= set(made.values())
+    return set(sheets.values()), weapons
+
+
 def _wahapedia_characteristics(archive) -> dict[str, set[tuple]]:
     """Unit name -> its set of model characteristic lines, from the export's own tables."""
     with tarfile.open(archive) as tar:
@@ -465,6 +515,19 @@ def test_both_sources_build_one_record_per_unit(both):
     assert "space-marines/azrael" in ids and "dark-angels/azrael" not in ids
     azrael = next(u for u in units if u["id"] == "space-marines/azrael")
     assert sources(azrael) == {"wahapedia-10e-2025-07.tar.xz", "wh40k-10e-51e5f8f.tar.xz"}
+    # The ids, made here from the documented formulas: a record the export gives (ranked first) has the
+    # id of the export's row, one only BattleScribe gives '<faction>/<name>' of its own; a weapon is
+    # '<datasheet>/<name>' ('-melee', '-2' where names meet).
+    sheet_ids, weapon_ids = _wahapedia_ids(realdata.path("wahapedia-10e"))
+    wahapedia = "wahapedia-10e-2025-07.tar.xz"
+    assert not [u["id"] for u in units if wahapedia in sources(u) and u["id"] not in sheet_ids]
+    assert not [u["id"] for u in units
+                if wahapedia not in sources(u) and u["id"] != f"{_slug(u['faction'])}/{_slug(u['name'])}"]
+    weapons = data["weapon"]
+    assert not [w["id"] for w in weapons if wahapedia in sources(w) and w["id"] not in weapon_ids]
+    assert not [w["id"] for w in weapons if w["datasheet"] not in ids or not re.fullmatch(
+        re.escape(f"{w['datasheet']}/{_slug(w['name'])}") + r"(-melee)?(-\d+)?", w["id"])]
+    assert sum(1 for w in weapons if len(sources(w)) == 2) > 6000
 
 
 @pytest.mark.slow
@@ -501,7 +564,7 @@ def test_disputed_weapon_profiles_match_an_independent_reading(both):
     units = {u["id"]: u for u in data["datasheet"] if len({source_of(p["file"]) for p in u["source"]}) == 2}
     seen, differing, wrong = 0, 0, []
     for w in data["weapon"]:
-        unit = units.get("/".join(w["id"].split("/")[:2]))
+        unit = units.get(w["datasheet"])
         if unit is None or len({source_of(p["file"]) for p in w["source"]}) != 2:
             continue
         key, name = _fold(unit["name"]), _fold(w["name"])
