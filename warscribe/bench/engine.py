@@ -57,7 +57,7 @@ TERMINATORS = {"toughness": 5, "save": 2, "invulnerable": 4, "wounds": 3, "model
 BOYZ = {"toughness": 5, "save": 5, "wounds": 1, "models": 20, "feel_no_pain": 6, "keywords": ["INFANTRY"]}
 TANK = {"toughness": 10, "save": 3, "wounds": 13, "models": 1, "keywords": ["VEHICLE"]}
 KNIGHT = {"toughness": 12, "save": 3, "invulnerable": 5, "wounds": 22, "models": 1, "keywords": ["VEHICLE"]}
-# MEQ with an attached leader: 10 bodyguard models and a CHARACTER (engine/groups.py).
+# MEQ with an attached leader: 10 bodyguard models and a CHARACTER (engine/groups.py and engine/unit_states.py).
 MEQ_LED = {"attached": True, "keywords": ["INFANTRY"], "models": [
     {"name": "Marine", "count": 10, "toughness": 4, "save": 3, "wounds": 2},
     {"name": "Captain", "toughness": 4, "save": 3, "invulnerable": 4, "wounds": 5, "keywords": ["CHARACTER"]}]}
