@@ -11,6 +11,32 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
 
 
+def _hypothesis_profiles() -> None:
+    """Property tests: under CI (the variable CI set) the same examples on every run, so a red run is
+    the code's and a rerun says the same; on a developer's machine ("dev", Hypothesis' defaults, as
+    before), new random examples each time.
+
+    Loaded here, before any test module is imported: a test's own ``@settings(max_examples=...)``
+    takes every setting it does not name (derandomize among them) from the loaded profile, and no
+    test names derandomize=False or a @seed. Each pytest-xdist worker imports this file with the
+    same environment: the same profile. ``--hypothesis-profile`` still overrides it.
+    """
+    try:
+        from hypothesis import settings
+    except ImportError:
+        return  # pytest_configure says what to install
+    base = settings.get_profile("default")  # not settings(): Hypothesis may have loaded its own 'ci' already
+    settings.register_profile("dev", base)
+    # As many examples as the default (tests naming max_examples keep theirs); no example database,
+    # no deadline (a slow shared runner is not a failure), the failing example's blob printed.
+    settings.register_profile("ci", base, derandomize=True, max_examples=base.max_examples, database=None,
+                              deadline=None, print_blob=True)
+    settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+_hypothesis_profiles()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Say once what to install, instead of an import error in every test module."""
     import importlib.util
@@ -58,6 +84,31 @@ def bsdata_path(name: str) -> Path:
 def rosters_path(name: str) -> Path:
     """A real army list of ../shared/rosters (or $WARSCRIBE_ROSTERS)."""
     return _shared("WARSCRIBE_ROSTERS", "rosters", name, "army list")
+
+
+def made_once(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
+    """(folder, record): `make(folder)` run once per test run for `name`, its record (JSON) kept beside.
+
+    A build several test modules read (the seeds' site, a whole game) costs seconds to a minute.
+    Under pytest-xdist the workers share the run's base temporary folder: the first to ask makes
+    it while holding a lock, the others wait and read the same folder. Tests only read it.
+    """
+    import fcntl
+    import json
+    import shutil
+
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = root / "made-once" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder.parent / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even if this worker dies
+        done = folder.parent / f"{name}.json"
+        if not done.is_file():
+            shutil.rmtree(folder)  # what a worker that died half-way left
+            folder.mkdir()
+            done.write_text(json.dumps(make(folder)), encoding="utf-8")
+        return folder, json.loads(done.read_text(encoding="utf-8"))
 
 
 def write_manifest(folder: Path, entries: list[dict]) -> Path:
@@ -121,9 +172,44 @@ def _left_behind(session: pytest.Session) -> list[str]:
     return found
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slow tests first. pytest-xdist (--dist loadscope --no-loadscope-reorder) hands out whole
+    modules, or classes, in this order: the long ones (a whole game built and browsed) start at once
+    on every worker and the many short ones fill in after, instead of one long module starting last
+    while the other workers wait for it."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def _xdist_role(config: pytest.Config) -> str:
+    """'worker' in a pytest-xdist worker, 'controller' in the process that drives workers, '' without xdist."""
+    if hasattr(config, "workerinput"):
+        return "worker"
+    return "controller" if getattr(config.option, "numprocesses", None) else ""
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail the run when a test left a staging folder or a running child process behind."""
-    leftovers = _left_behind(session)
+    """Fail the run when a test left a staging folder or a running child process behind.
+
+    Under pytest-xdist each worker looks at its own children and writes what it finds beside the
+    run's temporary folders; the controller (whose children are the workers) reads them and fails
+    the run, since a worker's exit status is not the run's.
+    """
+    role = _xdist_role(session.config)
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if role == "worker":
+        leftovers = _left_behind(session)
+        if leftovers and factory is not None:
+            name = f"left-behind-{session.config.workerinput['workerid']}.txt"
+            (factory.getbasetemp().parent / name).write_text("\n".join(leftovers), encoding="utf-8")
+        return
+    if role == "controller":
+        base = factory.getbasetemp() if factory is not None else None
+        leftovers = [line for f in sorted(base.glob("left-behind-*.txt")) if base is not None
+                     for line in f.read_text(encoding="utf-8").splitlines()] if base is not None else []
+        leftovers += [item for item in _left_behind(session) if item.startswith("staging folder")]
+        leftovers = list(dict.fromkeys(leftovers))  # a worker's staging folder is under the controller's too
+    else:
+        leftovers = _left_behind(session)
     if leftovers:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         for item in leftovers:

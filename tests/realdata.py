@@ -1,8 +1,8 @@
-"""The shared real data (../shared), built whole once per test session.
+"""The shared real data (../shared), built whole once per test run.
 
 Tests of the whole game (every catalogue of a BattleScribe snapshot, the Wahapedia
 export, two releases) all need the same few builds, and each costs tens of seconds, so
-they are made once per session and shared: ``realdata.build(tmp_path_factory,
+they are made once per run and shared (across pytest-xdist workers too): ``realdata.build(tmp_path_factory,
 "bsdata-10e")`` returns the build folder (``json/warscribe.json``, ``report.json``, ...).
 A source missing from ../shared skips the test here and fails it under CI (conftest).
 
@@ -12,11 +12,12 @@ Mark such tests ``@pytest.mark.slow``: ``pytest -m "not slow"`` is the quick edi
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import shutil
 from pathlib import Path
 
-from conftest import ROOT, _shared, write_manifest
+from conftest import ROOT, _shared, made_once, write_manifest
 
 # name -> (shared folder, file in it, ruleset, manifest kind)
 SOURCES = {
@@ -55,33 +56,58 @@ def manifest(folder: Path, *names: str, rank: bool = True) -> Path:
 
 
 def build(tmp_path_factory, *names: str, site: bool = False) -> Path:
-    """The build of the shared sources `names` (ranked in that order), made once per session.
+    """The build of the shared sources `names` (ranked in that order), made once per test run
+    (conftest.made_once: once for every pytest-xdist worker too).
 
     Returns the output folder; ``status(...)`` and ``log(...)`` give its exit status and
-    what the build printed.
+    what the build printed. Tests read these folders and never change them.
     """
-    key = (names, site)
-    if key not in _built:
-        from warscribe.build import run_build
-
-        work = tmp_path_factory.mktemp("realdata-" + "-".join(names))
+    def make(work: Path) -> tuple[Path, tuple[Path, ...]]:
         src = work / "sources"
         src.mkdir()
-        man = manifest(src, *names)
-        out = work / "out"
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-            status = run_build(man, out, quiet=True, site=site)
-        _built[key] = (out, status, printed.getvalue())
+        return manifest(src, *names), ()
+
+    return _cached(tmp_path_factory, _key(names, site, False), "-".join(names), make, site)
+
+
+def example(tmp_path_factory, name: str, site: bool = False) -> Path:
+    """The build of ``examples/<name>/manifest.yaml`` (the seeds with shared data beside them, as the
+    README runs it), made once per test run like ``build``; ``status(name, example=True)``."""
+    def make(work: Path) -> tuple[Path, tuple[Path, ...]]:
+        snapshot = path(name)  # skipped here, failed under CI, when the shared data is missing
+        return ROOT / "examples" / name / "manifest.yaml", (ROOT / "sources", snapshot.parent)
+
+    return _cached(tmp_path_factory, _key((name,), site, True), f"example-{name}", make, site)
+
+
+def _cached(tmp_path_factory, key: tuple, label: str, make, site: bool) -> Path:
+    if key not in _built:
+        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:8]
+
+        def run(work: Path) -> dict:
+            from warscribe.build import run_build
+
+            man, roots = make(work)
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                status = run_build(man, work / "out", quiet=True, site=site, roots=roots)
+            return {"status": status, "log": printed.getvalue()}
+
+        work, record = made_once(tmp_path_factory, f"{label}{'-site' if site else ''}-{digest}", run)
+        _built[key] = (work / "out", record["status"], record["log"])
     return _built[key][0]
 
 
-def status(*names: str, site: bool = False) -> int:
-    return _built[(names, site)][1]
+def _key(names: tuple[str, ...], site: bool, example: bool) -> tuple:
+    return (names, site, "example") if example else (names, site)
 
 
-def log(*names: str, site: bool = False) -> str:
-    return _built[(names, site)][2]
+def status(*names: str, site: bool = False, example: bool = False) -> int:
+    return _built[_key(names, site, example)][1]
 
 
-__all__ = ["ROOT", "SOURCES", "build", "log", "manifest", "path", "status"]
+def log(*names: str, site: bool = False, example: bool = False) -> str:
+    return _built[_key(names, site, example)][2]
+
+
+__all__ = ["ROOT", "SOURCES", "build", "example", "log", "manifest", "path", "status"]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from warscribe.bench.site import CHROMIUM_ARGS, chromium_path, serve  # noqa: F401 (shared with the bench)
+from conftest import made_once
 
 
 def require_browser():
@@ -22,13 +23,43 @@ def require_browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         sync_playwright = None
-    path = chromium_path()
+    path = chromium_path(headless_shell=True)
     if sync_playwright is None or not path:
         why = "playwright is not installed" if sync_playwright is None else "chromium is not installed"
         if os.environ.get("CI"):
             pytest.fail(f"{why}: the browser tests must run under CI (.ci/run installs both)")
         pytest.skip(why)
     return sync_playwright, path
+
+
+def link_target(page: str, href: str) -> tuple[str, str]:
+    """(path, fragment) that a relative or absolute-path `href` on the page at path `page` leads to,
+    exactly as ``urlsplit(urljoin("http://x" + page, href))`` gives them (its dot segments and empty
+    segments removed the way urllib does): the whole game's sites have a million links, and this is
+    several times faster than urljoin. tests/site/test_sitegen.py holds the two to each other."""
+    rest, _, fragment = href.partition("#")
+    path = rest.partition("?")[0]
+    if not path:
+        return page, fragment
+    if path.startswith("/"):
+        segments = path.split("/")
+    else:
+        base = page.split("/")
+        if base[-1] != "":
+            del base[-1]
+        segments = base + path.split("/")
+        segments[1:-1] = [segment for segment in segments[1:-1] if segment]
+    resolved: list[str] = []
+    for segment in segments:
+        if segment == "..":
+            if resolved:
+                resolved.pop()
+        elif segment != ".":
+            resolved.append(segment)
+    if segments[-1] in (".", ".."):
+        resolved.append("")
+    joined = "/".join(resolved) or "/"
+    return joined if joined.startswith("/") else "/" + joined, fragment
 
 
 class Links(html.parser.HTMLParser):
@@ -52,15 +83,18 @@ class Links(html.parser.HTMLParser):
 
 @pytest.fixture(scope="module")
 def seed_build(tmp_path_factory) -> Path:
-    """The seeds built with their site (`warscribe build` into a temporary folder)."""
+    """The seeds built with their site (`warscribe build` into a temporary folder), once per test run."""
     import subprocess
     import sys
 
-    out = tmp_path_factory.mktemp("seed-site") / "out"
-    proc = subprocess.run([sys.executable, "-m", "warscribe.cli", "build", "--out", str(out), "-q"],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return out
+    def make(folder: Path) -> dict:
+        proc = subprocess.run([sys.executable, "-m", "warscribe.cli", "build", "--out", str(folder / "out"), "-q"],
+                              capture_output=True, text=True)
+        return {"status": proc.returncode, "output": proc.stdout + proc.stderr}
+
+    folder, made = made_once(tmp_path_factory, "seed-site", make)
+    assert made["status"] == 0, made["output"]
+    return folder / "out"
 
 
 @contextlib.contextmanager

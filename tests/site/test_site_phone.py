@@ -4,8 +4,13 @@ models table's every column (OC included) on a desktop. The whole game's datashe
 
 from __future__ import annotations
 
+import pytest
+
 from phonecheck import PHONE, hidden_columns, phone_problems
 from sitetest import browser_site, page, seed_build  # noqa: F401 (fixtures)
+
+# The seeds' site built and driven in Chromium: out of the quick subset (`-m "not slow"`).
+pytestmark = pytest.mark.slow
 
 
 def _urls(build, folder: str = "") -> list[str]:

@@ -6,12 +6,17 @@ The same checks over the whole game are in test_site_realdata.py (slow).
 
 from __future__ import annotations
 
+import pytest
+
 import searchcheck
 from searchui import ask
 from sitetest import browser_site, page, seed_build, serve  # noqa: F401 (fixtures)
 from warscribe.schema import bundle
 from warscribe.site import search, urls
 from warscribe.site.pages import WeaponNames
+
+# The seeds' site built and driven in Chromium: out of the quick subset (`-m "not slow"`).
+pytestmark = pytest.mark.slow
 
 
 def url_of(b):

@@ -7,6 +7,8 @@ import json
 import re
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from warscribe.schema import bundle as bundle_module
 from warscribe.schema import records
@@ -410,3 +412,36 @@ def test_a_partial_is_rendered_once_per_set_of_links_and_in_full_on_a_page_of_th
     factions.base = "../"
     assert render(factions) == "factions/|../,../factions/,"  # in the navigation: always its own rendering
     assert len(partials.cache) == 2
+
+
+# -- the link checker's resolution (tests/site/sitetest.py:link_target) --------------------
+
+_SEGMENT = st.sampled_from(["", ".", "..", "a", "b", "index.html", "x%20y", "c.css"])
+
+
+@given(page=st.lists(st.sampled_from(["a", "b", "c"]), min_size=0, max_size=4),
+       href=st.lists(_SEGMENT, min_size=0, max_size=6), absolute=st.booleans(),
+       query=st.sampled_from(["", "?q=1", "?"]), fragment=st.sampled_from(["", "#top", "#", "#a%20b"]))
+def test_link_target_is_what_urljoin_gives(page, href, absolute, query, fragment):
+    from urllib.parse import urljoin, urlsplit
+
+    from sitetest import link_target
+
+    url = "/" + "/".join([*page, "index.html"])
+    link = ("/" if absolute else "") + "/".join(href) + query + fragment
+    assume(not link.startswith("//"))  # a host of its own: the link checker reports it before resolving
+    expected = urlsplit(urljoin("http://x" + url, link))
+    assert link_target(url, link) == (expected.path, expected.fragment)
+
+
+def test_link_target_on_the_links_a_site_has():
+    from urllib.parse import urljoin, urlsplit
+
+    from sitetest import link_target
+
+    cases = [("/datasheet/gk/paladin-squad/index.html", h) for h in (
+        "../../../assets/stylesheets/main.css", "../../../weapon/gk/psycannon/#profile", "./", ".", "..", "",
+        "#abilities", "?x#y", "/search/titles.json", "../paladin-squad/index.html#a", "../../../../../../too-far/")]
+    for url, href in cases:
+        expected = urlsplit(urljoin("http://x" + url, href))
+        assert link_target(url, href) == (expected.path, expected.fragment), href
