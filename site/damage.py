@@ -150,7 +150,7 @@ def chart(dist: tuple[float, ...], what: str, label: str) -> str:
     """Bars of P(outcome = k) for k = 0..n on a fixed 0-100% scale, over the axes of :func:`frame`.
 
     The axes are referenced with ``xlink:href``: the theme's instant navigation (off in
-    site/mkdocs.yml, but a site may turn it on) rewrites every element's ``href``, which an SVG
+    site/handwritten/mkdocs.yml, but a site may turn it on) rewrites every element's ``href``, which an SVG
     ``use`` does not allow."""
     n = len(dist)
     width, height = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM

@@ -1,5 +1,5 @@
 """mkdocs hooks of the generated configuration: pages that are HTML already, the theme's
-templates from site/overrides, and site/'s hand-written files kept current under `serve`.
+templates from site/handwritten/overrides, and the hand-written files kept current under `serve`.
 
 The generated configuration names a one-line copy of this module beside it
 (``out/site-src/hooks.py``), so that it holds no path of this machine and two builds
@@ -9,13 +9,13 @@ of the same sources are byte-identical wherever they run.
   string escaped there. Their Markdown is not parsed (``on_page_markdown`` gives the page
   a renderer that takes the HTML as it is, with the table of contents that came with it):
   a Markdown pass would only re-read that HTML, and took most of a large site's build time.
-  Hand-written Markdown pages of site/ render as usual.
+  Hand-written Markdown pages of site/handwritten/ render as usual.
 * mkdocs reads every page before it writes any (``_populate_page``, then ``_build_page``),
   so it held the whole site's text at once (690 MB for the 7,605 pages of the whole game).
   Of a generated page it reads only the head here (``on_page_read_source``: title, table of
   contents, sidebar); the body is read when the page is written (``on_page_context``) and let
   go once it is (``on_post_page``).
-* ``on_env`` puts site/overrides before the theme's templates (``main.html``, the sidebar),
+* ``on_env`` puts site/handwritten/overrides before the theme's templates (``main.html``, the sidebar),
   and the theme's own under ``material/`` so that an override can include the original.
   It also gives them ``ws_partial(name)``: the theme's navigation and tabs (``partials/nav.html``,
   ``partials/tabs.html``, a third of the time of every page) are the same on every page
@@ -23,7 +23,7 @@ of the same sources are byte-identical wherever they run.
   each is rendered once per set of those links (a few dozen on the whole game's 7,605
   pages) and reused; a page in the navigation (its entry is marked active) is rendered
   in full. The bytes are the theme's own either way (a test builds a site both ways).
-* Under `mkdocs serve`, site/ is watched (``on_serve``), and each rebuild copies it again
+* Under `mkdocs serve`, site/handwritten/ is watched (``on_serve``), and each rebuild copies it again
   beside the generated pages (``on_pre_build``), so an edited stylesheet or page shows at once.
 """
 

@@ -35,7 +35,7 @@ def _index(url: str, title: str, crumbs: bool = True) -> Page:
 
 
 def search_box(placeholder: str = "Search datasheets, weapons, rules, stratagems, keywords…") -> str:
-    """The search prompt (site/assets/warscribe-search.js brings it to life; without it, the A–Z index)."""
+    """The search prompt (site/handwritten/assets/warscribe-search.js brings it to life; without it, the A–Z index)."""
     return el("form", el("input", type="search", class_="ws-search__input", name="q", placeholder=placeholder,
                          aria_label="Search the rules", autocomplete="off", spellcheck="false")
               + el("ol", "", class_="ws-search__results", role="listbox", aria_label="Search results"),

@@ -95,7 +95,7 @@ class Site:
         self.damage = DamageTable()
         self.diagnostics = diagnostics
         self.made: list[Page] = []  # every page of the families run so far, in order (for A–Z and search)
-        self.intro = ""  # the home page's introduction (site/index.md)
+        self.intro = ""  # the home page's introduction (site/handwritten/index.md)
         self.indexes: list[tuple[str, str]] = []  # (url, title) of the top navigation (registry.make)
         self.ledger = None  # the change ledger since a previous build (warscribe.ledger), if given one
         self.factions: dict[str, str] = {}  # slug -> name

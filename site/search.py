@@ -1,6 +1,6 @@
 """The site's search index (written beside the pages) and the normal form that search compares.
 
-`normal` must agree with `tokens()` of site/assets/warscribe-search.js, which applies
+`normal` must agree with `tokens()` of site/handwritten/assets/warscribe-search.js, which applies
 the same steps to what a player types (a test holds the two together).
 """
 

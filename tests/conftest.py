@@ -86,6 +86,12 @@ def rosters_path(name: str) -> Path:
     return _shared("WARSCRIBE_ROSTERS", "rosters", name, "army list")
 
 
+def run_temp(tmp_path_factory) -> Path:
+    """The run's base temporary folder: under pytest-xdist the one every worker's own folder is in."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 def made_once(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
     """(folder, record): `make(folder)` run once per test run for `name`, its record (JSON) kept beside.
 
@@ -97,9 +103,7 @@ def made_once(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
     import json
     import shutil
 
-    base = tmp_path_factory.getbasetemp()
-    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    folder = root / "made-once" / name
+    folder = run_temp(tmp_path_factory) / "made-once" / name
     folder.mkdir(parents=True, exist_ok=True)
     with (folder.parent / f"{name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even if this worker dies
@@ -200,12 +204,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         leftovers = _left_behind(session)
         if leftovers and factory is not None:
             name = f"left-behind-{session.config.workerinput['workerid']}.txt"
-            (factory.getbasetemp().parent / name).write_text("\n".join(leftovers), encoding="utf-8")
+            (run_temp(factory) / name).write_text("\n".join(leftovers), encoding="utf-8")
         return
     if role == "controller":
-        base = factory.getbasetemp() if factory is not None else None
-        leftovers = [line for f in sorted(base.glob("left-behind-*.txt")) if base is not None
-                     for line in f.read_text(encoding="utf-8").splitlines()] if base is not None else []
+        found = sorted(factory.getbasetemp().glob("left-behind-*.txt")) if factory is not None else []
+        leftovers = [line for f in found for line in f.read_text(encoding="utf-8").splitlines()]
         leftovers += [item for item in _left_behind(session) if item.startswith("staging folder")]
         leftovers = list(dict.fromkeys(leftovers))  # a worker's staging folder is under the controller's too
     else:

@@ -8,6 +8,7 @@ vocabulary says something the schemas do not.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
 from pathlib import Path
@@ -220,20 +221,21 @@ def test_bundle_loads_only_some_kinds_from_the_per_kind_files(tmp_path):
 
 # -- the rooms and their arrows (docs/architecture.md) ------------------------------------
 
-def _package_dirs() -> dict[str, Path]:
-    """Import name -> folder, as pyproject.toml maps them (the design card's folders are subpackages)."""
+@functools.cache
+def _setuptools() -> dict:
     import tomllib
 
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    return {name: ROOT / folder for name, folder in config["package-dir"].items()}
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+
+
+def _package_dirs() -> dict[str, Path]:
+    """Import name -> folder, as pyproject.toml maps them (the design card's folders are subpackages)."""
+    return {name: ROOT / folder for name, folder in _setuptools()["package-dir"].items()}
 
 
 def _native_modules() -> set[str]:
     """The C extensions (no Python source: an import of one is no arrow between our modules)."""
-    import tomllib
-
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    return {ext["name"] for ext in config.get("ext-modules", [])}
+    return {ext["name"] for ext in _setuptools().get("ext-modules", [])}
 
 
 def _modules() -> dict[str, Path]:
@@ -252,6 +254,7 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
     """Module -> the modules of ours it imports, at its top or inside a function (each is an arrow)."""
     modules = _modules()
