@@ -186,6 +186,16 @@ CODES: dict[str, Code] = {
                               "of MB)."),
     "bad-battlescribe": Code("error", "A BattleScribe file is malformed, has a DOCTYPE (entities are refused), nests too deeply or is neither a game system nor a catalogue; it was skipped.",
                              "Repair or re-download the file; the rest of the data is read."),
+    "bad-app-data": Code("error", "A file of the app's data (Game Datacards' JSON) is not UTF-8, is malformed JSON or nests too deeply; it was skipped.",
+                         "Re-download the file; the rest of the data is read."),
+    "no-app-data": Code("error", "A source of kind app-json holds no JSON file of the app's data.",
+                        "Point `file` at the data folder (game-datacards/datasources, 11th/gdc) or an archive of it."),
+    "too-many-files": Code("error", "A data folder holds more files than a source may; only the first were read.",
+                           "Point `file` at the data folder itself, not a folder above it."),
+    "ignored-file": Code("warning", "A file of a source that holds nothing Warscribe makes records of (the app's mission cards); counted, not read.",
+                         "Nothing: the report says which files were left out and why."),
+    "app-unused": Code("warning", "A value of the app's data that no record field holds (another army's Detachment Points, a picture in a rule, an unknown part of a rule); reported, not kept.",
+                       "Nothing, unless the schema should hold it: then open an issue with the example."),
     "unresolved-link": Code("warning", "A BattleScribe link points at an id defined in none of the files read.",
                             "Add the catalogue that defines it, or report it to the data's maintainers."),
     "missing-catalogue": Code("warning", "A catalogue links to a catalogue that is not in the data read.",
@@ -229,6 +239,24 @@ CODES: dict[str, Code] = {
                                 "Check which source is right; the finding names both values and both places."),
     "unmatched-unit": Code("warning", "A unit one whole-game source gives (the Wahapedia export, BattleScribe data) that no unit of the other matches: no unit with its name (marks and spelling folded) and a faction keyword of it.",
                            "Check whether one source lacks the unit or names it otherwise; the unit is built from the one source."),
+    # -- the Munitorum Field Manual (extract/fieldmanual/)
+    "bad-field-manual": Code("error", "An entry of the Munitorum Field Manual's YAML has a shape the reader does not "
+                             "know (a missing or mistyped field, a range that is not an interval); the entry, or the "
+                             "value, was not used.", "Check the file at the line given against the manual's format "
+                             "(docs/formats.md)."),
+    "field-manual-inconsistent": Code("warning", "The Munitorum Field Manual contradicts itself: a unit whose "
+                                      "requisition tiers list different sizes, a later tier cheaper than an earlier "
+                                      "one, tiers that leave selections unpriced, an entry given twice.",
+                                      "Check the manual; the values are used as given."),
+    "field-manual-unused": Code("warning", "A value of the Munitorum Field Manual no record field holds (a composition "
+                                "note of a points cost, the units an enhancement's bearer may lead); it is kept in "
+                                "the manual only.", "Nothing, unless the schema should hold it."),
+    "unmatched-detachment": Code("warning", "A detachment the Munitorum Field Manual prices that no detachment of the "
+                                 "build matches by faction and name; its values were not applied.",
+                                 "Check whether the datasheet sources lack it or name it otherwise."),
+    "unmatched-enhancement": Code("warning", "An enhancement the Munitorum Field Manual prices that no enhancement of "
+                                  "its detachment in the build matches by name; its points were not applied.",
+                                  "Check whether the datasheet sources lack it or name it otherwise."),
     "ruleset-collision": Code("warning", "A record of one edition has the id of a record of the other edition already built; the later one is left out.",
                               "Build the editions apart, or list the one you want first."),
     # -- validation and accounting

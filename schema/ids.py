@@ -51,6 +51,13 @@ def weapons(datasheet_id: str, names: list[str], types: list[str] | None = None)
     return out
 
 
+def in_game_mode(game_mode: str | None, record_id: str) -> str:
+    """The id of a record of a game mode of its own (Combat Patrol's forces): its matched-play
+    id under the mode's slug ('combat-patrol/space-marines/...'), so the two never collide;
+    matched play (no mode) keeps the id as it is."""
+    return f"{slugify(game_mode)}/{record_id}" if game_mode else record_id
+
+
 def detachment(faction: str, name: str) -> str:
     return f"{slugify(faction)}/{slugify(name)}"
 
@@ -103,6 +110,18 @@ def rule(ruleset: str, title: str, number: str | None = None) -> str:
 def untitled_rule(ruleset: str, source_title: str, first_words: str) -> str:
     """A passage whose heading was lost: named by its source and its first words."""
     return f"{ruleset}/rules/{slugify(source_title)}-{slugify(first_words)}"
+
+
+def faq(ruleset: str, publication: str | None, name: str) -> str:
+    """An entry of the errata and FAQ: under its publication, named by its header's first words
+    (a header can be a sentence long; ids stay short enough to be file names)."""
+    slug = slugify(name)
+    if len(slug) > _FAQ_SLUG:
+        slug = slug[:_FAQ_SLUG].rsplit("-", 1)[0]
+    return f"{ruleset}/faqs/{slugify(publication or 'general')}/{slug}"
+
+
+_FAQ_SLUG = 60
 
 
 def keyword(ruleset: str, name: str) -> str:

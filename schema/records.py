@@ -42,69 +42,80 @@ def datasheet(*, id: str, name: str, ruleset: str, faction: str, keywords: list[
               faction_keywords: list[str], composition: list[dict], points: list[dict],
               abilities: list[dict], weapons: list[str], wargear_options: list[dict],
               extra_points: list[dict] = OMIT, transport: str = OMIT, loadout: str = OMIT, leader: dict = OMIT,
-              led_by: dict = OMIT, models: list[dict] = OMIT,
-              stratagems: list[str] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+              led_by: dict = OMIT, support: dict = OMIT, models: list[dict] = OMIT,
+              stratagems: list[str] = OMIT, names: dict = OMIT, game_mode: str = OMIT,
+              source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("datasheet", id, name, ruleset, rulesets, dict(
         faction=faction, keywords=keywords, faction_keywords=faction_keywords, composition=composition,
         points=points, extra_points=extra_points, abilities=abilities, transport=transport, weapons=weapons,
         loadout=loadout, wargear_options=wargear_options,
-        leader=leader, led_by=led_by, models=models, stratagems=stratagems, source=source))
+        leader=leader, led_by=led_by, support=support, models=models, stratagems=stratagems, names=names,
+        game_mode=game_mode, source=source))
 
 
 def weapon(*, id: str, name: str, ruleset: str, datasheet: str, type: str, range: int | float | None,
            attacks: int | str, skill: int | None, strength: int | str, ap: int, damage: int | str,
-           abilities: list[dict], source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+           abilities: list[dict], profile_of: str = OMIT, profile: str = OMIT, names: dict = OMIT,
+           source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("weapon", id, name, ruleset, rulesets, dict(
         datasheet=datasheet, type=type, range=range, attacks=attacks, skill=skill, strength=strength,
-        ap=ap, damage=damage, abilities=abilities, source=source))
+        ap=ap, damage=damage, abilities=abilities, profile_of=profile_of, profile=profile, names=names,
+        source=source))
 
 
 def stratagem(*, id: str, name: str, ruleset: str, cp: int, category: str | None, origin: str,
               detachment: str | None, turn: str = OMIT, phases: list[str] = OMIT, when: str | None = None, target: str | None = None,
               effect: str | None = None, restrictions: str | None = None, flavour: str | None = None,
               number: str = OMIT, designer_note: str = OMIT, mentions: list[dict] = OMIT,
-              target_keywords: dict | None = OMIT, targets: list[str] = OMIT, effects: list[dict] = OMIT,
+              target_keywords: dict | None = OMIT, targets: list[str] = OMIT, names: dict = OMIT,
+              game_mode: str = OMIT, effects: list[dict] = OMIT,
               source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("stratagem", id, name, ruleset, rulesets, dict(
         cp=cp, category=category, origin=origin, detachment=detachment, turn=turn, phases=phases, when=when, target=target,
         effect=effect, restrictions=restrictions, flavour=flavour, number=number,
         designer_note=designer_note, mentions=mentions, target_keywords=target_keywords, targets=targets,
-        effects=effects, source=source))
+        names=names, game_mode=game_mode, effects=effects, source=source))
 
 
 def detachment(*, id: str, name: str, ruleset: str, faction: str, rule: dict | None,
                stratagems: list[str], enhancements: list[str], additional_rules: list[dict] = OMIT,
+               detachment_points: int | None = OMIT, force_disposition: str | None = OMIT, unique: str | None = OMIT,
+               names: dict = OMIT, game_mode: str = OMIT,
                source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("detachment", id, name, ruleset, rulesets, dict(
         faction=faction, rule=rule, additional_rules=additional_rules, stratagems=stratagems,
-        enhancements=enhancements, source=source))
+        enhancements=enhancements, detachment_points=detachment_points, force_disposition=force_disposition,
+        unique=unique, names=names, game_mode=game_mode, source=source))
 
 
 def enhancement(*, id: str, name: str, ruleset: str, detachment: str | None, points: int | None,
-                text: str | None, restriction: str | None, flavour: str = OMIT,
+                text: str | None, restriction: str | None, upgrade: bool = OMIT, excludes: list[str] = OMIT,
+                flavour: str = OMIT,
                 mentions: list[dict] = OMIT, restriction_keywords: dict | None = OMIT, bearers: list[str] = OMIT,
+                names: dict = OMIT, game_mode: str = OMIT,
                 effects: list[dict] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("enhancement", id, name, ruleset, rulesets, dict(
-        detachment=detachment, points=points, text=text, restriction=restriction, flavour=flavour,
-        mentions=mentions, restriction_keywords=restriction_keywords, bearers=bearers, effects=effects,
-        source=source))
+        detachment=detachment, points=points, upgrade=upgrade, excludes=excludes, text=text, restriction=restriction,
+        flavour=flavour, mentions=mentions, restriction_keywords=restriction_keywords, bearers=bearers,
+        names=names, game_mode=game_mode, effects=effects, source=source))
 
 
 def ability(*, id: str, name: str, ruleset: str, type: str, text: str, ability_id: str = OMIT,
             number: str = OMIT, heading: str = OMIT, unit: str = OMIT, flavour: str = OMIT,
-            bullets: list[str] = OMIT, mentions: list[dict] = OMIT, effects: list[dict] = OMIT,
+            bullets: list[str] = OMIT, mentions: list[dict] = OMIT, names: dict = OMIT, effects: list[dict] = OMIT,
             source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("ability", id, name, ruleset, rulesets, dict(
         type=type, ability_id=ability_id, number=number, heading=heading, unit=unit, flavour=flavour, text=text,
-        bullets=bullets, mentions=mentions, effects=effects, source=source))
+        bullets=bullets, mentions=mentions, names=names, effects=effects, source=source))
 
 
 def rule(*, id: str, name: str, ruleset: str, number: str | None, title: str | None, text: str,
          bullets: list[str], see_also: list[dict], flavour: str = OMIT, mentions: list[dict] = OMIT,
-         effects: list[dict] = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+         game_mode: str = OMIT, effects: list[dict] = OMIT, source: list[dict] = OMIT,
+         rulesets: list[str] = OMIT) -> dict:
     return _record("rule", id, name, ruleset, rulesets, dict(
         number=number, title=title, flavour=flavour, text=text, bullets=bullets, see_also=see_also,
-        mentions=mentions, effects=effects, source=source))
+        mentions=mentions, game_mode=game_mode, effects=effects, source=source))
 
 
 def keyword(*, id: str, name: str, ruleset: str, faction_keyword: bool, datasheets: list[str],
@@ -113,10 +124,16 @@ def keyword(*, id: str, name: str, ruleset: str, faction_keyword: bool, datashee
         faction_keyword=faction_keyword, datasheets=datasheets, usage=usage, source=source))
 
 
+def faq(*, id: str, name: str, ruleset: str, publication: str | None, text: str, amends: list[dict],
+        order: int = OMIT, game_mode: str = OMIT, source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
+    return _record("faq", id, name, ruleset, rulesets, dict(
+        publication=publication, order=order, text=text, amends=amends, game_mode=game_mode, source=source))
+
+
 #: kind -> constructor
 CONSTRUCTORS = {
     "datasheet": datasheet, "weapon": weapon, "stratagem": stratagem, "detachment": detachment,
-    "enhancement": enhancement, "ability": ability, "rule": rule, "keyword": keyword,
+    "enhancement": enhancement, "ability": ability, "rule": rule, "keyword": keyword, "faq": faq,
 }
 
 

@@ -96,11 +96,70 @@ def _children(node: Node) -> list[Node]:
     return []
 
 
+class Located(dict):
+    """A mapping of a located document: `line` (1-based) where it starts, `last_line` where it
+    ends, and `lines`: key -> the line its value starts on."""
+
+    line: int = 0
+    last_line: int = 0
+    lines: dict
+
+
+class LocatedList(list):
+    """A sequence of a located document: `line` where it starts, `lines`: the line of each item."""
+
+    line: int = 0
+    lines: list
+
+
+def _last_line(node: Node) -> int:
+    # A block's end mark is where the next token starts (the next item's line); the end of
+    # its last value, a scalar or a flow collection, is where it really ends.
+    while isinstance(node, (MappingNode, SequenceNode)) and node.value and not node.flow_style:
+        last = node.value[-1]
+        node = last[1] if isinstance(node, MappingNode) else last
+    mark = node.end_mark
+    return max(node.start_mark.line + 1, mark.line if mark.column == 0 else mark.line + 1)
+
+
+class _LocatedLoader(_Loader):
+    def construct_located_map(self, node: MappingNode):
+        data = Located()
+        data.line, data.last_line = node.start_mark.line + 1, _last_line(node)
+        data.lines = {}
+        yield data
+        data.update(self.construct_mapping(node))
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            data.lines[key] = value_node.start_mark.line + 1
+
+    def construct_located_seq(self, node: SequenceNode):
+        data = LocatedList()
+        data.line = node.start_mark.line + 1
+        data.lines = [item.start_mark.line + 1 for item in node.value]
+        yield data
+        data.extend(self.construct_sequence(node))
+
+
+_LocatedLoader.add_constructor("tag:yaml.org,2002:map", _LocatedLoader.construct_located_map)
+_LocatedLoader.add_constructor("tag:yaml.org,2002:seq", _LocatedLoader.construct_located_seq)
+
+
 def loads(text: str, limits: Limits = Limits()):
     """The document in `text`; YamlError (with line and column) for anything not allowed."""
+    return _load(_Loader, text, limits)
+
+
+def loads_located(text: str, limits: Limits = Limits()):
+    """As :func:`loads`, with every mapping a :class:`Located` and every sequence a
+    :class:`LocatedList`, so a reader of data files can say on which line a value it refuses is."""
+    return _load(_LocatedLoader, text, limits)
+
+
+def _load(loader_class, text: str, limits: Limits):
     if len(text.encode("utf-8", "surrogatepass")) > limits.max_bytes:
         raise YamlError(f"larger than {limits.max_bytes:,} bytes")
-    loader = _Loader(text)
+    loader = loader_class(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -137,4 +196,4 @@ def load_file(path, limits: Limits = Limits()):
     return loads(text.removeprefix("\ufeff"), limits)
 
 
-__all__ = ["Limits", "YamlError", "load_file", "loads"]
+__all__ = ["Limits", "Located", "LocatedList", "YamlError", "load_file", "loads", "loads_located"]

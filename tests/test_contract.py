@@ -75,6 +75,7 @@ def _minimal(kind: str) -> dict:
         "ability": dict(type="core", text="Text."),
         "rule": dict(number=None, title="T", text="Text.", bullets=[], see_also=[]),
         "keyword": dict(faction_keyword=False, datasheets=[], usage=[]),
+        "faq": dict(publication=None, text="Change to: ...", amends=[]),
     }[kind]
     source = [{"file": "sources/x.txt", "first_line": 1, "last_line": 1, "ruleset": "10e"}]
     return records.make(kind, id="a/b", name="N", ruleset="10e", source=source, **values)
