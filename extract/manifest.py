@@ -23,11 +23,13 @@ from warscribe.schema.registry import fast_validator, schema
 # Source kinds, as the manifest schema declares them.
 KINDS_OF_SOURCE = tuple(schema("manifest")["$defs"]["entry"]["properties"]["kind"]["enum"])
 # Kinds whose `file` is a folder (checksummed over its files, see folder_sha256) or an archive of one.
-FOLDER_KINDS = {"wahapedia-csv"}
+FOLDER_KINDS = {"wahapedia-csv", "app-json", "field-manual"}
 # Kinds read by their own readers, not as a text file: what they are, and what `file` may name.
 DATA_KINDS = {
     "wahapedia-csv": ("export folder", "a folder of .csv files or a .tar.xz/.zip archive of one"),
     "battlescribe": ("BattleScribe data", "a folder, a .gst/.cat/.json file or a .tar.xz/.zip archive"),
+    "app-json": ("the app's data", "a folder of the app's JSON (faction files, core/, faqs.json) or a .tar.xz/.zip archive of one"),
+    "field-manual": ("Field Manual", "a folder of the Munitorum Field Manual's YAML or a .tar.xz/.zip archive of one"),
 }
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 
 from warscribe.schema.diagnostics import Report
-from warscribe.extract import annotations, battlescribe, defects
+from warscribe.extract import annotations, app, battlescribe, defects, fieldmanual
+from warscribe.extract.battlescribe.merge import add_records
 from warscribe.extract.characters import clean_records
 from warscribe.extract.compiler import compile_records
 from warscribe.extract.extracts import parse_extract
@@ -71,11 +72,19 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
     documents: list[Document] = []
     exports = []
     bsdata = []
+    apps: list[list[app.AppFile]] = []
+    manuals = []
     for n, src in enumerate(sources):
         progress("read", n, len(sources))
         prov_name = src.name
         if src.entry["kind"] == "wahapedia-csv":
             exports.append(load_export(src.path, battlescribe.cited_name(prov_name), src.entry["ruleset"], report, limits))
+            continue
+        if src.entry["kind"] == "app-json":
+            apps.append(app.load(src.path, battlescribe.cited_name(prov_name), src.entry["ruleset"], report))
+            continue
+        if src.entry["kind"] == "field-manual":
+            manuals.append(fieldmanual.load(src.path, battlescribe.cited_name(prov_name), report))
             continue
         if src.entry["kind"] == "battlescribe":
             # XML data (a folder or an archive), read by its own bounded reader.
@@ -120,12 +129,21 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
     for n, export in enumerate(exports):
         progress("parse: Wahapedia export", n, len(exports))
         add_export(store, export, report, rank_of)
+    # Ranked sources first (by `rank`), the unranked after them in the manifest's order.
+    by_rank = sorted(listed, key=lambda src: src.entry.get("rank", 1001))
+    place_of = ranker({battlescribe.cited_name(s.name): i for i, s in enumerate(by_rank)})
+    for n, files in enumerate(apps):
+        # The app's records meet the store's as BattleScribe's do: by id, else by faction and name.
+        progress("parse: the app's data", n, len(apps))
+        add_records(store, app.read(files, report), place_of, report)
     if bsdata:
         # The whole game's data takes seconds here; the line must not stay on the last page.
         progress("parse: BattleScribe data", 0, 1)
-        # Ranked sources first (by `rank`), the unranked after them in the manifest's order.
-        by_rank = sorted(listed, key=lambda src: src.entry.get("rank", 1001))
         battlescribe.add_to_store(store, bsdata, by_rank, report)
+    for n, manual in enumerate(manuals):
+        # Points, Detachment Points and attachment lists over every unit the other sources gave.
+        progress("parse: the Field Manual", n, len(manuals))
+        fieldmanual.apply(store, manual, place_of, report)
     progress("link", 0, 1)
     records = store.finish()
     annotations.apply(manifest, records, report)

@@ -240,7 +240,11 @@ def shown(kind: str, name: str, value) -> str:
     """A value as a finding prints it."""
     if name == "points" and kind == "datasheet":
         return ", ".join(f"{p['models']} models: {p['points']}" + (f" ({p['condition']})" if p.get("condition") else "")
-                         for p in value)
+                         + (f" (from selection {p['from_copy']})" if p.get("from_copy") else "") for p in value)
+    if name == "extra_points":
+        return ", ".join(f"{p['name']} +{p['points']}" for p in value) or "none"
+    if name in ("leader", "led_by", "support") and isinstance(value, dict):
+        return ", ".join(value.get("units") or ()) or "no unit"
     if name == "composition":
         return ", ".join(f"{c['min']}-{c['max']} {c['name']}" for c in value)
     if name == "abilities" and kind == "datasheet":
@@ -295,12 +299,20 @@ def merge_fields(existing: dict, record: dict, first: dict, prov: dict, ours_fir
             continue
         kept, kept_prov, other, other_prov = ((record, prov, existing, first) if ours_first
                                               else (existing, first, record, prov))
-        report.warning(other_prov["file"], other_prov["first_line"], "source-disagreement",
-                       f"{existing['id']}: {name} differs between {cite(kept_prov)} and {cite(other_prov)}; "
-                       f"the value of {source_name(kept_prov['file'])} (ranked first) is kept",
-                       expected=f"{shown(kind, name, kept[name])} [{cite(kept_prov)}]",
-                       found=f"{shown(kind, name, other[name])} [{cite(other_prov)}]")
+        report_disagreement(report, existing["id"], kind, name, kept[name], kept_prov, other[name], other_prov,
+                            source_name)
         out.differ[name] = other[name]
         if ours_first:
             existing[name] = record[name]
     return out
+
+
+def report_disagreement(report: Report, record_id: str, kind: str, name: str, kept, kept_prov: dict, other,
+                        other_prov: dict, source_name=source_of) -> None:
+    """The finding ``source-disagreement``: field `name` of a record is `kept` (the better-ranked
+    source's, at `kept_prov`) where another source gives `other` (at `other_prov`, where it is reported)."""
+    report.warning(other_prov["file"], other_prov["first_line"], "source-disagreement",
+                   f"{record_id}: {name} differs between {cite(kept_prov)} and {cite(other_prov)}; "
+                   f"the value of {source_name(kept_prov['file'])} (ranked first) is kept",
+                   expected=f"{shown(kind, name, kept)} [{cite(kept_prov)}]",
+                   found=f"{shown(kind, name, other)} [{cite(other_prov)}]")

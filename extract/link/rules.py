@@ -82,11 +82,12 @@ def _link_named(report: Report, store: Store, named_abilities: NamedAbilities, d
 
 def report_number_collisions(report: Report, all_records: list[dict]) -> None:
     """Two different rules printed with one number: reported at each, since a source is wrong."""
-    by_number: dict[tuple[str, str], list[dict]] = {}
+    by_number: dict[tuple[str, str, str], list[dict]] = {}
     for rec in all_records:
         if rec["kind"] in ("rule", "ability") and rec.get("number"):
-            by_number.setdefault((rec["ruleset"], rec["number"]), []).append(rec)
-    for (ruleset, number), recs in sorted(by_number.items()):
+            # Combat Patrol's rules are a booklet of their own, numbered from 01 again.
+            by_number.setdefault((rec["ruleset"], rec.get("game_mode", ""), rec["number"]), []).append(rec)
+    for (ruleset, _mode, number), recs in sorted(by_number.items()):
         if len(recs) < 2:
             continue
         for rec in recs:

@@ -15,15 +15,19 @@ from warscribe.schema.text import spreadsheet_text
 
 
 def folder_sha256(folder: Path) -> str:
-    """Checksum of an export folder: ``cd DIR && LC_ALL=C sha256sum * | sha256sum``.
+    """Checksum of a data folder: ``cd DIR && LC_ALL=C sha256sum * | sha256sum`` for a flat one.
 
-    That is the sha256 of the lines '<sha256 of file>  <name>\\n' for every regular,
-    non-hidden file directly in the folder, in byte order of the names.
+    That is the sha256 of the lines '<sha256 of file>  <path>\\n' for every regular,
+    non-hidden file in the folder, in byte order of the paths; a file in a subfolder (the
+    app's ``core/core_rules.json``) by its path from the folder, so for a folder with
+    subfolders: ``cd DIR && find . -type f ! -path '*/.*' | sed 's|^./||' | LC_ALL=C sort |
+    xargs sha256sum | sha256sum``.
     """
     lines = []
-    for path in sorted((p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")),
-                       key=lambda p: p.name.encode()):
-        lines.append(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.name}\n")
+    files = [p for p in folder.rglob("*") if p.is_file()
+             and not any(part.startswith(".") for part in p.relative_to(folder).parts)]
+    for path in sorted(files, key=lambda p: p.relative_to(folder).as_posix().encode()):
+        lines.append(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.relative_to(folder).as_posix()}\n")
     return hashlib.sha256("".join(lines).encode()).hexdigest()
 
 
