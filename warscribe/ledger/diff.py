@@ -53,7 +53,7 @@ REFERENCE_TARGETS: tuple[dict, ...] = (
 WEAPON_PROFILE = ("type", "range", "attacks", "skill", "strength", "ap", "damage", "abilities")
 IGNORED = {"id", "source"}  # id is the match key; source moves with every edit above it
 RENAME_SIMILARITY = 0.6
-PAIRING_ORDER = ("datasheet", "detachment", "weapon", "stratagem", "enhancement", "ability", "rule", "keyword")
+PAIRING_ORDER = ("datasheet", "detachment", "weapon", "stratagem", "enhancement", "ability", "rule", "keyword", "faq")
 
 
 @dataclass(frozen=True)

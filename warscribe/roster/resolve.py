@@ -65,6 +65,7 @@ class Index:
     def __init__(self, kb: Bundle, ruleset: str):
         self.kb, self.ruleset = kb, ruleset
         self.by_key: dict[str, dict[str, list[dict]]] = {k: {} for k in KB_KINDS}
+        self.by_other_language: dict[str, dict[str, list[dict]]] = {k: {} for k in KB_KINDS}
         self.factions: dict[str, str] = {}
         self.faction_slugs: dict[str, str] = {}
         per_faction: dict[str, list[dict]] = {}
@@ -73,6 +74,10 @@ class Index:
                 if rec.get("ruleset") != ruleset and ruleset not in rec.get("rulesets", []):
                     continue
                 self.by_key[kind].setdefault(names.key(rec["name"]), []).append(rec)
+                # The app's names in other languages, so a list written in French resolves; a
+                # name another record has in English is never shadowed (English keys first).
+                for other in sorted(set((rec.get("names") or {}).values())):
+                    self.by_other_language[kind].setdefault(names.key(other), []).append(rec)
                 faction = rec.get("faction")
                 if faction:
                     self.factions.setdefault(names.key(faction), faction)
@@ -123,6 +128,8 @@ class Index:
     def resolve(self, kind: str, name: str, line: int, army: set[str], prefer: set[str] = frozenset()) -> Match:
         recs = self.by_key[kind].get(names.key(name), [])
         match = Match(kind, name, line, via="name")
+        if not recs:
+            recs = self.by_other_language[kind].get(names.key(name), [])
         if not recs:
             for alias in names.aliases_for(kind, name, self.ruleset):
                 recs = self.by_key[kind].get(names.key(alias.means), [])
