@@ -9,8 +9,8 @@ import re
 from warscribe.site import disputes, urls
 from warscribe.site.damage import REFERENCES
 from warscribe.site.linker import Unresolved
-from warscribe.site.markup import el, esc, table
-from warscribe.site.pages import Page, Site, count
+from warscribe.site.markup import GroupRow, el, esc, table
+from warscribe.site.pages import Page, Site, count, is_patrol, mode_context
 
 _FNP = re.compile(r"feel no pain\s*(\d)\+?", re.IGNORECASE)
 
@@ -43,13 +43,14 @@ def feel_no_pain(ds: dict) -> int | None:
 
 
 def datasheet(site: Site, ds: dict) -> Page:
-    page = Page(site.url_of(ds), ds["name"], kind="datasheet", context=ds["faction"],
-                crumbs=site.crumbs_to_faction(ds["faction"]))
+    page = Page(site.url_of(ds), ds["name"], kind="datasheet", context=mode_context(ds, ds["faction"]),
+                crumbs=site.crumbs_to_patrol(ds["faction"]) if is_patrol(ds) else site.crumbs_to_faction(ds["faction"]))
     pts = sorted({p["points"] for p in ds.get("points", [])})
     extra = [site.faction_link(page.url, ds["faction"])]
     if pts:
         extra.append(esc(f"{pts[0]} pts" if len(pts) == 1 else f"{pts[0]}–{pts[-1]} pts"))
     site.header(page, ds, extra)
+    site.other_names(page, ds)
     disputes.mark(site, page, ds)  # the fields its sources give differently
     models(site, page, ds)
     weapons = site.bundle.weapons_of(ds)
@@ -57,7 +58,7 @@ def datasheet(site: Site, ds: dict) -> Page:
         group = [w for w in weapons if w["type"] == kind]
         if group:
             page.section(title, table(["Weapon", "Range", "A", skill, "S", "AP", "D", "Abilities"],
-                                      [weapon_row(site, page, w) for w in group], label=title,
+                                      weapon_rows(site, page, group), label=title,
                                       class_="ws-table ws-weapons ws-" + kind), anchor=kind + "-weapons")
     if weapons:
         page.section("Damage against reference targets", damage_table(site, page, weapons), anchor="damage")
@@ -65,28 +66,80 @@ def datasheet(site: Site, ds: dict) -> Page:
     # (Linker.text gives a paragraph per line: no <p> around it.)
     page.section("Transport", site.text(page, ds.get("transport"), ds))
     page.section("Wargear", site.text(page, ds.get("loadout"), ds))
-    options = []
-    for opt in ds.get("wargear_options", []):
-        choices = "".join(el("li", site.text(page, c, ds)) for c in opt.get("choices", []))
-        options.append(el("li", site.text(page, opt["text"], ds) + (el("ul", choices) if choices else "")))
-        page.index(opt["text"])
-    page.section("Wargear options", el("ul", "".join(options)) if options else "")
+    page.section("Wargear options", wargear_options(site, page, ds))
     comp = [el("li", esc(f"{c['min']}" if c["min"] == c["max"] else f"{c['min']}–{c['max']}") + " " + esc(c["name"]))
             for c in ds.get("composition", [])]
     page.section("Unit composition", el("ul", "".join(comp)) if comp else "")
-    points = [[esc(p["models"]), esc(p["points"]),
-               (site.text(page, p.get("condition"), ds) + site.text(page, p.get("condition_text"), ds)) or "—"]
-              for p in ds.get("points", [])]
-    page.section("Points", table(["Models", "Points", "Condition"], points, label="Points",
-                                 class_="ws-table ws-points") if points else "")
-    for key, title in (("leader", "Leader"), ("led_by", "Led by")):
+    page.section("Points", points(site, page, ds), anchor="points")
+    for key, title in (("leader", "Leader"), ("support", "Support"), ("led_by", "Led by")):
         page.section(title, attachment(site, page, ds, ds.get(key)))
     page.section("Keywords", keywords(site, page, ds))
     page.section("Stratagems", datasheet_stratagems(site, page, ds), anchor="stratagems")
+    site.faq_section(page, ds)
     site.provenance(page, [ds] + weapons)
-    site.faction_nav(page, ds["faction"])
-    page.index(*(w["name"] for w in weapons), *ds.get("keywords", []), *ds.get("faction_keywords", []))
+    if is_patrol(ds):
+        site.patrol_nav(page, ds["faction"])
+    else:
+        site.faction_nav(page, ds["faction"])
+    page.index(*(w["name"] for w in weapons), *dict.fromkeys(w["profile_of"] for w in weapons if w.get("profile_of")),
+               *ds.get("keywords", []), *ds.get("faction_keywords", []))
     return page
+
+
+def ordinal(n: int) -> str:
+    """'1st', '2nd', '3rd', '11th'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def points(site: Site, page: Page, ds: dict) -> str:
+    """A row per unit size (and condition): its cost, then the cost from each requisition threshold on
+    ('5 models: 80 pts · 3rd+ selection: 90 pts'); then what optional models and wargear add."""
+    rows: dict[tuple, list[dict]] = {}
+    for p in ds.get("points", []):
+        rows.setdefault((p["models"], p.get("condition") or "", p.get("condition_text") or ""), []).append(p)
+    body = []
+    for (models_, condition, condition_text), entries in rows.items():
+        tiers = []
+        for p in sorted(entries, key=lambda p: (p.get("from_copy") or 1, p["points"])):
+            cost = esc(f"{p['points']} pts")
+            tiers.append(el("strong", cost) if not p.get("from_copy") else
+                         el("span", esc(f"{ordinal(p['from_copy'])}+ selection: ") + cost, class_="ws-tier"))
+        body.append([esc(f"{models_} model" + ("" if models_ == 1 else "s")), " · ".join(tiers),
+                     (site.text(page, condition, ds) + site.text(page, condition_text, ds)) or "—"])
+    conditions = any(c or t for (_m, c, t) in rows)
+    head = ["Models", "Points", "Condition"] if conditions else ["Models", "Points"]
+    html = table(head, [row[:len(head)] for row in body], label="Points", class_="ws-table ws-points") if body else ""
+    thresholds = sorted({p["from_copy"] for p in ds.get("points", []) if p.get("from_copy")})
+    if thresholds:
+        n = ordinal(thresholds[0])
+        html += el("p", esc(f"“{n}+ selection”: the cost of this unit when it is the army’s {n} unit of this datasheet "
+                            "or a later one (requisition); the first cost is that of the ones before."), class_="ws-note")
+    extra = [el("li", esc(x["name"]) + " " + el("strong", esc(f"+{x['points']} pts"))) for x in ds.get("extra_points", [])]
+    if extra:
+        html += el("p", el("strong", "Optional models and wargear:")) + el("ul", "".join(extra), class_="ws-extra-points")
+    return html
+
+
+def _with_cost(html_text: str, points_: int | None) -> str:
+    """A choice's text with what it costs at the end of its last paragraph (not on a line of its own)."""
+    if not points_:
+        return html_text
+    cost = " " + el("span", esc(f"+{points_} pts"), class_="ws-cost")
+    return html_text[:-4] + cost + "</p>" if html_text.endswith("</p>") else html_text + cost
+
+
+def wargear_options(site: Site, page: Page, ds: dict) -> str:
+    """Each option with its choices; a choice that costs points says how many."""
+    options = []
+    for opt in ds.get("wargear_options", []):
+        costs = opt.get("costs") or {}
+        listed = list(opt.get("choices", []))
+        listed += sorted(c for c in costs if c not in listed)  # priced, though the option's text lists it only
+        choices = "".join(el("li", _with_cost(site.text(page, c, ds), costs.get(c))) for c in listed)
+        options.append(el("li", site.text(page, opt["text"], ds) + (el("ul", choices) if choices else "")))
+        page.index(opt["text"])
+    return el("ul", "".join(options)) if options else ""
 
 
 def models(site: Site, page: Page, ds: dict) -> None:
@@ -101,18 +154,44 @@ def models(site: Site, page: Page, ds: dict) -> None:
     notes = []
     for m in ds["models"]:
         row = [esc(m["name"])] + [esc(characteristic(key, m.get(key))) for key, _label in cols]
+        if m.get("invulnerable_text") and m.get("invulnerable") is not None:
+            # The save holds only under its condition: marked, the condition under the table.
+            at = [key for key, _label in cols].index("invulnerable") + 1
+            row[at] += el("sup", "*", title="See the condition below")
         if fnp:
             row.append(esc(characteristic("fnp", fnp)))
         rows.append(row)
         if m.get("invulnerable_text"):
-            notes.append(el("li", el("strong", esc(m["name"]) + ": ") + esc(m["invulnerable_text"])))
+            label = "Invulnerable save" + (f" {characteristic('invulnerable', m['invulnerable'])}"
+                                           if m.get("invulnerable") is not None else "")
+            notes.append(el("li", el("strong", esc(f"{m['name']}, {label}: ")) + esc(m["invulnerable_text"])))
     body = table(head, rows, label="Models", class_="ws-table ws-models")
     if notes:
         body += el("ul", "".join(notes), class_="ws-note")
     page.section("Models", body)
 
 
-def weapon_row(site: Site, page: Page, w: dict) -> list[str]:
+def weapon_rows(site: Site, page: Page, weapons: list[dict]) -> list:
+    """A row per weapon; the profiles of one weapon (a plasma pistol's Standard and Supercharge) under
+    a row of the weapon's name, each named by its profile."""
+    groups: dict[str, list[dict]] = {}
+    for w in weapons:
+        groups.setdefault(w.get("profile_of") or "\0" + w["id"], []).append(w)
+    rows: list = []
+    for key, group in groups.items():
+        if key.startswith("\0") or len(group) == 1:  # one profile here: a row as any weapon's
+            rows.append(weapon_row(site, page, group[0]))
+            continue
+        head = el("a", esc(key), href=site.href(page.url, site.url_of(group[0])), class_="ws-weapon-name")
+        rows.append(GroupRow(head + " " + el("span", count(len(group), "profile"), class_="ws-count"),
+                             class_="ws-weapon-group"))
+        for w in group:
+            row = weapon_row(site, page, w, label=w.get("profile") or w["name"])
+            rows.append(row)
+    return rows
+
+
+def weapon_row(site: Site, page: Page, w: dict, label: str | None = None) -> list[str]:
     abilities = []
     for ab in w.get("abilities", []):
         rec = site.linker.weapon_ability(ab, w["ruleset"])
@@ -125,8 +204,12 @@ def weapon_row(site: Site, page: Page, w: dict) -> list[str]:
             abilities.append(site.ref(page.url, rec, ab["text"].strip("[]").upper(), tip=True))
     rng = "Melee" if w.get("range") is None else f'{w["range"]:g}"'
     skill = "N/A" if w.get("skill") is None else f"{w['skill']}+"
-    name = el("a", esc(w["name"]), href=site.href(page.url, site.url_of(w)), id=urls.weapon_anchor(w),
-              class_="ws-weapon-name")
+    if label is None:
+        name = el("a", esc(w["name"]), href=site.href(page.url, site.url_of(w)), id=urls.weapon_anchor(w),
+                  class_="ws-weapon-name")
+    else:  # one profile of a weapon whose name heads its group
+        name = el("a", el("span", esc(w["profile_of"]) + " – ", class_="ws-profile-of") + esc(label),
+                  href=site.href(page.url, site.url_of(w)), id=urls.weapon_anchor(w), class_="ws-weapon-name ws-profile")
     return [name, esc(rng), esc(w["attacks"]), esc(skill), esc(w["strength"]), esc(w["ap"]), esc(w["damage"]),
             ", ".join(abilities) or "—"]
 
@@ -164,10 +247,13 @@ def attachment(site: Site, page: Page, ds: dict, att: dict | None) -> str:
         return ""
     units = []
     for name in att.get("units", []):
-        found = [r for r in site.bundle.named(name, "datasheet", ds["ruleset"])]
+        found = site.bundle.named(name, "datasheet", ds["ruleset"])
+        # The unit of the same game mode first (Combat Patrol's forces have units of matched play's names).
+        found = sorted(found, key=lambda r: is_patrol(r) != is_patrol(ds))
         units.append(el("li", site.ref(page.url, found[0]) if found else esc(name)))
     body = site.text(page, att.get("text"), ds)
-    return body + (el("ul", "".join(units)) if units else el("p", "(the source lists no units)", class_="ws-note"))
+    return body + (el("ul", "".join(units), class_="ws-columns" if len(units) > 6 else None) if units
+                   else el("p", "(the source lists no units)", class_="ws-note"))
 
 
 def keywords(site: Site, page: Page, ds: dict) -> str:
@@ -191,9 +277,10 @@ def datasheet_stratagems(site: Site, page: Page, ds: dict) -> str:
     """The stratagems that can target this unit: the effects compiler's target lists where the
     build has them (``datasheet.stratagems``), else its faction's and the core ones."""
     compiled = "stratagems" in ds
-    strats = site.bundle.stratagems_for(ds) if compiled else [
-        s for s in site.bundle.kind("stratagem") if s["ruleset"] == ds["ruleset"] and (
-            s["origin"] == "core" or (site.bundle.detachment_of(s) or {}).get("faction") == ds["faction"])]
+    patrol = is_patrol(ds)
+    # Matched play's units are never shown Combat Patrol's stratagems, nor its units another mode's detachments'.
+    strats = [s for s in site.bundle.stratagems_for(ds) if is_patrol(s) == patrol or (patrol and not s.get("detachment"))
+              ] if compiled else site.fallback_stratagems(ds)
     groups: dict[str, list[dict]] = {}
     for s in strats:
         det = site.bundle.detachment_of(s)

@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from warscribe.schema.bundle import Bundle
-from warscribe.site import changes_page, disputes, hooks, indexes, registry, search, urls
+from warscribe.site import changes_page, disputes, faq_pages, hooks, indexes, registry, search, urls
 from warscribe.site.linker import Unresolved
 from warscribe.site.pages import Site
 from warscribe.site.theme import BASE_CONFIG, HANDWRITTEN, NOT_PAGES, copy_handwritten
@@ -44,6 +44,10 @@ def _claim(folder: Path) -> None:
 # Pages that exist only in some builds: in the navigation after Home when they were written.
 _OPTIONAL_NAV = ((changes_page.TITLE, changes_page.URL),  # built --since a previous build
                  (disputes.TITLE, disputes.URL))  # two sources that give some field differently
+# Tabs of pages only some builds have, after Keywords when they were written. Short: the whole
+# game's tabs with "Where the sources disagree" fill a 1280-pixel screen. Combat Patrol has no tab
+# (the home page, each faction's page and the indexes link it).
+_OPTIONAL_TABS = (("FAQ", faq_pages.URL),)  # errata and FAQ entries
 
 
 def _config(docs: Path, site_dir: Path, written: set[str] = frozenset()) -> dict:
@@ -53,6 +57,9 @@ def _config(docs: Path, site_dir: Path, written: set[str] = frozenset()) -> dict
     config["nav"] = registry.navigation()
     present = [{title: urls.file_of(url)} for title, url in _OPTIONAL_NAV if urls.file_of(url) in written]
     config["nav"][1:1] = present
+    tabs = [{title: urls.file_of(url)} for title, url in _OPTIONAL_TABS if urls.file_of(url) in written]
+    after = next((n + 1 for n, entry in enumerate(config["nav"]) if "Keywords" in entry), len(config["nav"]))
+    config["nav"][after:after] = tabs
     config["hooks"] = ["hooks.py"]  # the shim written beside the configuration (site/hooks.py)
     return config
 

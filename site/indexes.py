@@ -17,12 +17,13 @@ import markdown as python_markdown
 from warscribe.schema.text import slugify
 from warscribe.site import stratagem_cards, urls
 from warscribe.site.markup import a, el, esc, table
-from warscribe.site.pages import EDITIONS, ROLES, Page, Site, count, initial, letter_anchor, role_of
+from warscribe.site.pages import EDITIONS, ROLES, Page, Site, count, initial, is_patrol, letter_anchor, role_of
+from warscribe.site.record_pages import detachment_table
 
 # What the A–Z index and search call each kind of page.
 KIND_LABELS = {"datasheet": "Datasheet", "weapon": "Weapon", "stratagem": "Stratagem", "detachment": "Detachment",
                "enhancement": "Enhancement", "ability": "Ability", "rule": "Core rule", "keyword": "Keyword",
-               "faction": "Faction"}
+               "faction": "Faction", "faq": "Errata & FAQ"}
 LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + ["#"]
 
 
@@ -50,7 +51,7 @@ def home(site: Site, intro: str) -> Page:
     for rs in rulesets:
         n = defaultdict(int)
         for rec in site.bundle:
-            if rec["ruleset"] == rs:
+            if rec["ruleset"] == rs and not is_patrol(rec):
                 n[rec["kind"]] += 1
         links = [a(site.href(page.url, "rules/") + f"#rules-{rs}", esc(count(n["rule"], "core rule")))] if n["rule"] else []
         if n["stratagem"]:
@@ -59,6 +60,8 @@ def home(site: Site, intro: str) -> Page:
             links.append(a(site.href(page.url, "datasheets/"), esc(count(n["datasheet"], "datasheet"))))
         if n["ability"]:
             links.append(a(site.href(page.url, "abilities/"), esc(count(n["ability"], "ability", "abilities"))))
+        if n["faq"]:
+            links.append(a(site.href(page.url, "faq/"), esc(count(n["faq"], "FAQ entry", "FAQ entries"))))
         cards.append(el("li", el("strong", esc(EDITIONS.get(rs, rs))) + el("span", " · ".join(links))))
     page.section("Editions", el("ul", "".join(cards), class_="ws-cards ws-editions"), anchor="editions")
     factions = []
@@ -68,6 +71,10 @@ def home(site: Site, intro: str) -> Page:
         factions.append(el("li", a(site.href(page.url, urls.faction_url(name)), esc(name)) + el("span", esc(counts))))
     page.section("Factions", el("ul", "".join(factions), class_="ws-cards ws-factions"), anchor="factions")
     browse = [(title, url) for url, title in site.indexes if url not in ("", "build/")]
+    if site.bundle.kind("faq"):
+        browse.append(("Errata & FAQ", "faq/"))
+    if site.patrol_sheets or site.patrol_detachments or any(is_patrol(r) for r in site.bundle.kind("rule")):
+        browse.append(("Combat Patrol", "combat-patrol/"))
     page.section("Browse", el("ul", "".join(el("li", a(site.href(page.url, url), esc(title))) for title, url in browse),
                               class_="ws-browse"), anchor="browse")
     page.add(el("p", esc(f"{len(site.bundle)} records from {len(site.bundle.meta.get('sources', []))} sources. ")
@@ -92,9 +99,9 @@ def build(site: Site) -> Page:
         records = len({id(r) for f in files for _first, _last, r in site.sources[f]})
         name = posixpath.basename(src["file"])
         if len(files) == 1 and posixpath.basename(files[0]) == name:
-            label = a(site.href(page.url, urls.source_url(files[0])), esc(name))
+            label = a(site.href(page.url, site.source_url(files[0])), esc(name))
         elif files:
-            links = "".join(el("li", a(site.href(page.url, urls.source_url(f)), esc(f.split("/", 1)[-1]))
+            links = "".join(el("li", a(site.href(page.url, site.source_url(f)), esc(f.split("/", 1)[-1]))
                                      + esc(f" ({len({id(r) for _a, _b, r in site.sources[f]})})")) for f in files)
             label = el("details", el("summary", esc(name) + " " + el("span", count(len(files), "file"), class_="ws-count"))
                        + el("ul", links), class_="ws-group")
@@ -155,7 +162,7 @@ def weapons(site: Site) -> Page:
     entries = []
     several = len({r for (r, _k), _w, _u in site.weapons}) > 1
     for (ruleset, _key), records, url in site.weapons:
-        name = sorted(records, key=lambda w: w["id"])[0]["name"]
+        name = site.weapons.name(sorted(records, key=lambda w: w["id"])[0])
         tag = el("small", f" ({ruleset})") if several else ""
         entries.append((name, el("li", a(site.href(page.url, url), esc(name)) + tag)))
     _letters(page, entries)
@@ -164,7 +171,7 @@ def weapons(site: Site) -> Page:
 
 def stratagems(site: Site) -> Page:
     page = _index("stratagems/", "Stratagems")
-    strats = site.bundle.kind("stratagem")
+    strats = [s for s in site.bundle.kind("stratagem") if not is_patrol(s)]  # Combat Patrol's: combat-patrol/
     for rs in sorted({s["ruleset"] for s in strats}):
         core = [s for s in strats if s["origin"] == "core" and s["ruleset"] == rs]
         page.section(f"Core stratagems ({EDITIONS.get(rs, rs)})", site.stratagem_list(page, core), anchor=f"core-{rs}")
@@ -183,24 +190,39 @@ def stratagems(site: Site) -> Page:
                  anchor="boarding-actions")
     page.section("Challenger", site.stratagem_list(page, [s for s in strats if s["origin"] == "challenger"]),
                  anchor="challenger")
+    if any(is_patrol(s) for s in site.bundle.kind("stratagem")):
+        page.add(el("p", "Combat Patrol’s stratagems are listed with its forces: " + a(site.href(page.url, "combat-patrol/"),
+                                                                                       "Combat Patrol") + ".", class_="ws-note"))
     return page
 
 
 def detachments(site: Site) -> Page:
     page = _index("detachments/", "Detachments")
-    rows = [[site.ref(page.url, d, tip=True), site.faction_link(page.url, d["faction"]), esc(d["ruleset"]),
-             esc(len(d.get("stratagems", []))), esc(len(d.get("enhancements", [])))]
-            for d in sorted(site.bundle.kind("detachment"), key=lambda d: (d["faction"], d["name"]))]
-    page.add(table(["Detachment", "Faction", "Edition", "Stratagems", "Enhancements"], rows, label="Detachments",
-                   class_="ws-table"))
+    dets = sorted((d for d in site.bundle.kind("detachment") if not is_patrol(d)),
+                  key=lambda d: (d["faction"], d["name"], d["id"]))
+    muster = any(d.get("detachment_points") is not None or d.get("force_disposition") for d in dets)
+    if muster:  # 11th edition: a table per faction, with each detachment's cost and disposition at a glance
+        for faction in sorted({d["faction"] for d in dets}, key=str.casefold):
+            page.heading(faction, "faction-" + urls.faction_url(faction).split("/")[1],
+                         html_title=site.faction_link(page.url, faction))
+            page.add(detachment_table(site, page, [d for d in dets if d["faction"] == faction]))
+    else:
+        rows = [[site.ref(page.url, d, tip=True), site.faction_link(page.url, d["faction"]), esc(d["ruleset"]),
+                 esc(len(d.get("stratagems", []))), esc(len(d.get("enhancements", [])))] for d in dets]
+        page.add(table(["Detachment", "Faction", "Edition", "Stratagems", "Enhancements"], rows, label="Detachments",
+                       class_="ws-table"))
+    if len(dets) < len(site.bundle.kind("detachment")):
+        page.add(el("p", "Combat Patrol’s detachments are listed with its forces: "
+                    + a(site.href(page.url, "combat-patrol/"), "Combat Patrol") + ".", class_="ws-note"))
     return page
 
 
 def rules(site: Site) -> Page:
     page = _index("rules/", "Core rules")
-    for rs in sorted({r["ruleset"] for r in site.bundle.kind("rule")}):
+    rules = [r for r in site.bundle.kind("rule") if not is_patrol(r)]  # Combat Patrol's: combat-patrol/
+    for rs in sorted({r["ruleset"] for r in rules}):
         items = [el("li", (esc(r["number"]) + " " if r.get("number") else "") + site.ref(page.url, r, tip=True))
-                 for r in sorted((r for r in site.bundle.kind("rule") if r["ruleset"] == rs), key=_number_key)]
+                 for r in sorted((r for r in rules if r["ruleset"] == rs), key=_number_key)]
         page.section(EDITIONS.get(rs, rs), el("ul", "".join(items)), anchor=f"rules-{rs}")
     return page
 
@@ -231,6 +253,9 @@ def factions(site: Site) -> Page:
     page.add(el("ul", "".join(el("li", site.faction_link(page.url, name) + el("span", esc(
         count(len(site.faction_sheets.get(name, [])), "datasheet"))))
         for name in sorted(site.factions.values(), key=str.casefold)), class_="ws-cards ws-factions"))
+    if site.patrol_sheets or site.patrol_detachments:
+        page.add(el("p", "Combat Patrol’s forces, a game mode of their own: " + a(site.href(page.url, "combat-patrol/"),
+                                                                                 "Combat Patrol") + ".", class_="ws-note"))
     return page
 
 
@@ -242,7 +267,7 @@ def sources(site: Site) -> Page:
     owner = {f: posixpath.basename(src) for src in listed for f in source_files(site, src)}
     for file in sorted(site.sources):
         n = sum(1 for d in site.diagnostics if d.get("file") == file)
-        rows.append([a(site.href(page.url, urls.source_url(file)), esc(file)), esc(owner.get(file, "")),
+        rows.append([a(site.href(page.url, site.source_url(file)), esc(file)), esc(owner.get(file, "")),
                      esc(len({id(r) for _a, _b, r in site.sources[file]})), esc(n)])
     page.add(table(["File", "Source", "Records", "Diagnostics"], rows, label="Sources", class_="ws-table"))
     return page
@@ -308,8 +333,8 @@ def diagnostics(site: Site) -> Page:
             rows.append([esc(where), el("span", esc(d.get("level", "")), class_="ws-" + esc(d.get("level", ""))),
                          el("code", esc(d.get("code", ""))), esc(d.get("message", "")),
                          esc(d.get("expected", "")), el("code", esc(d.get("found", ""))) if d.get("found") else ""])
-        title = a(site.href(page.url, urls.source_url(file)), esc(file)) if file in site.sources else esc(file or "(no file)")
-        page.heading(file or "(no file)", urls.source_slug(file), html_title=title)
+        title = a(site.href(page.url, site.source_url(file)), esc(file)) if file in site.sources else esc(file or "(no file)")
+        page.heading(file or "(no file)", site.source_slug(file), html_title=title)
         page.add(table(["Line", "Level", "Code", "Message", "Expected", "Found"], rows, label=file or "diagnostics",
                        class_="ws-table"))
     if site.linker.unresolved:

@@ -75,14 +75,19 @@ class Linker:
         self.stratagems: dict[tuple[str, str], dict] = {}
         self.abilities: dict[tuple[str, str], dict] = {}
         self.longest_keyword = 1
+        # Matched play's records first: a Combat Patrol rule or stratagem of the same number or name
+        # is linked only where matched play has none.
+        def mode_last(kind: str) -> list[dict]:
+            return sorted(bundle.kind(kind), key=lambda r: r.get("game_mode") is not None)
+
         for kind in ("rule", "ability", "stratagem"):
-            for rec in bundle.kind(kind):
+            for rec in mode_last(kind):
                 if rec.get("number"):
                     self.numbers.setdefault((rec["ruleset"], rec["number"]), rec)
         for rec in bundle.kind("keyword"):
             self.keywords.setdefault((rec["ruleset"], rec["name"]), rec)
             self.longest_keyword = max(self.longest_keyword, len(rec["name"].split()))
-        for rec in bundle.kind("stratagem"):
+        for rec in mode_last("stratagem"):
             # Detachment stratagems before core ones of the same name would be a guess: keep the first.
             self.stratagems.setdefault((rec["ruleset"], rec["name"].casefold()), rec)
         for rec in bundle.kind("ability"):
@@ -146,7 +151,7 @@ class Linker:
             line = line.strip()
             if not line:
                 continue
-            bullet = line.startswith(("- ", "• "))
+            bullet = line.startswith(("- ", "• ", "■ "))  # "■ ": the 11th edition's list items
             body = self._line(line[2:] if bullet else line, page, ruleset, self_id)
             out.append(("<li>" if bullet else "<p>") + body + ("</li>" if bullet else "</p>"))
         joined = "".join(out)

@@ -79,16 +79,30 @@ def tip_link(href: str, text: str, tip: str | None, **values: object) -> str:
               class_="ws-tipped")
 
 
-def table(head: list[str], rows: list[list[str]], label: str | None = None, **values: object) -> str:
+class GroupRow:
+    """A row of a table that heads the rows after it (a weapon's name over its profiles): one cell
+    across every column, already-safe HTML."""
+
+    def __init__(self, html_text: str, class_: str = "ws-group-row"):
+        self.html = html_text
+        self.class_ = class_
+
+    def render(self, columns: int) -> str:
+        return f'<tr{attrs(class_=self.class_)}><th{attrs(colspan=columns, scope="rowgroup")}>{self.html}</th></tr>'
+
+
+def table(head: list[str], rows: list, label: str | None = None, **values: object) -> str:
     """A table of already-safe cells in a box that scrolls sideways on a narrow screen.
 
     Each cell carries its column's name (``data-label``), so that a stylesheet can lay a row
     out as a card on a phone; the box is focusable and named, so a keyboard can scroll it.
+    A row is a list of cells, or a :class:`GroupRow`.
     """
     labels = [html.escape(" ".join(re.sub(r"<[^>]+>", " ", h).split()), quote=True) for h in head]
     # Spaces between cells: text taken from the page must not run words together.
     thead = "<thead><tr>" + " ".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
-    body = " ".join("<tr>" + " ".join(f'<td data-label="{lab}">{c}</td>' for lab, c in zip(labels, row)) + "</tr>"
+    body = " ".join(row.render(len(head)) if isinstance(row, GroupRow) else
+                    "<tr>" + " ".join(f'<td data-label="{lab}">{c}</td>' for lab, c in zip(labels, row)) + "</tr>"
                     for row in rows)
     return el("div", el("table", thead + "<tbody>" + body + "</tbody>", **values), class_="ws-scroll",
               tabindex="0", role="region", aria_label=label or "table")

@@ -27,6 +27,11 @@ from warscribe.site.linker import Linker, summary
 from warscribe.site.markup import a, el, esc, tip_link
 
 EDITIONS = {"10e": "10th edition", "11e": "11th edition"}
+PATROL = "combat-patrol"  # the game mode whose records have pages of their own, apart from matched play
+PHASE_LABELS = {"command": "Command", "movement": "Movement", "shooting": "Shooting", "charge": "Charge",
+                "fight": "Fight", "any": "Any phase"}
+LANGUAGES = {"de": "German", "es": "Spanish", "fr": "French", "it": "Italian", "ja": "Japanese", "ko": "Korean",
+             "zh": "Chinese", "pl": "Polish", "pt": "Portuguese", "ru": "Russian"}
 PAGE_MARKER = "<!--warscribe-html-->"  # first body line of a page whose body is HTML (hooks.py)
 
 
@@ -99,19 +104,29 @@ class Site:
         self.indexes: list[tuple[str, str]] = []  # (url, title) of the top navigation (registry.make)
         self.ledger = None  # the change ledger since a previous build (warscribe.ledger), if given one
         self.factions: dict[str, str] = {}  # slug -> name
+        # Matched play's datasheets and detachments by faction; Combat Patrol's apart (never in the same lists).
         self.faction_sheets: dict[str, list[dict]] = defaultdict(list)  # faction name -> datasheets by name
         self.faction_detachments: dict[str, list[dict]] = defaultdict(list)
+        self.patrol_sheets: dict[str, list[dict]] = defaultdict(list)
+        self.patrol_detachments: dict[str, list[dict]] = defaultdict(list)
         for kind in ("datasheet", "detachment"):
             for rec in bundle.kind(kind):
                 self.factions.setdefault(slugify(rec["faction"]), rec["faction"])
         for rec in sorted(bundle.kind("datasheet"), key=lambda r: (r["name"].casefold(), r["id"])):
-            self.faction_sheets[rec["faction"]].append(rec)
+            (self.patrol_sheets if is_patrol(rec) else self.faction_sheets)[rec["faction"]].append(rec)
         for rec in sorted(bundle.kind("detachment"), key=lambda r: (r["name"].casefold(), r["id"])):
-            self.faction_detachments[rec["faction"]].append(rec)
+            (self.patrol_detachments if is_patrol(rec) else self.faction_detachments)[rec["faction"]].append(rec)
+        # FAQ entries by the id of each record they amend (made once: a page asks for its own).
+        self.faqs_of: dict[str, list[dict]] = defaultdict(list)
+        for rec in sorted(bundle.kind("faq"), key=faq_key):
+            for ref in dict.fromkeys(x.get("ref") for x in rec.get("amends", []) if x.get("ref")):
+                self.faqs_of[ref].append(rec)
+        self.faq_pages = FaqPublications(bundle)
         self.sources: dict[str, list[tuple[int, int, dict]]] = defaultdict(list)
         for rec in bundle:
             for src in rec.get("source", []):
                 self.sources[src["file"]].append((src["first_line"], src["last_line"], rec))
+        self._source_slugs = urls.source_slugs(list(self.sources) + [d.get("file") or "" for d in diagnostics])
         self.weapons = WeaponNames(bundle)
         self._holders: dict[str, list[dict]] | None = None
         self._users: dict[tuple[str, str], list[dict]] | None = None
@@ -167,12 +182,29 @@ class Site:
     def href(self, page: str, target: str) -> str:
         return urls.relative(page, target)
 
+    def source_slug(self, file: str) -> str:
+        """A source file's slug: its page's name and its anchor on the diagnostics page."""
+        return self._source_slugs.get(file) or urls.source_slug(file)
+
+    def source_url(self, file: str) -> str:
+        return f"source/{self.source_slug(file)}/"
+
     def url_of(self, rec: dict) -> str:
         """A record's page: weapons have one page per name (and ruleset), the others one per record."""
         url = self._urls.get(rec["id"])
         if url is None:
-            url = self._urls[rec["id"]] = self.weapons.url(rec) if rec["kind"] == "weapon" else urls.record_url(rec)
+            url = self._urls[rec["id"]] = (self.weapons.url(rec) if rec["kind"] == "weapon" else
+                                           self.faq_pages.url(rec) if rec["kind"] == "faq" else urls.record_url(rec))
         return url
+
+    def row_url(self, weapon: dict) -> str:
+        """A weapon's row on its datasheet; where the datasheet does not list the weapon (a record the
+        sources gave apart from its unit's list), the datasheet's page, which has no such row."""
+        listed = self.cache("weapons listed", lambda: {w for d in self.bundle.kind("datasheet") for w in d.get("weapons", [])})
+        if weapon["id"] in listed:
+            return urls.record_url(weapon)
+        holder = self.bundle.datasheet_of(weapon)
+        return self.url_of(holder) if holder else self.url_of(weapon)
 
     def tip(self, rec: dict) -> str:
         tip = self._tips.get(rec["id"])
@@ -197,7 +229,7 @@ class Site:
             for src in rec.get("source", []):
                 first, last = src["first_line"], src["last_line"]
                 label = str(first) if first == last else f"{first}–{last}"
-                href = self.href(page.url, urls.source_url(src["file"]) + f"#L{first}-{last}")
+                href = self.href(page.url, self.source_url(src["file"]) + f"#L{first}-{last}")
                 fields = f" ({esc(', '.join(src['fields']))})" if src.get("fields") else ""
                 by_file.setdefault(src["file"], []).append(a(href, label) + fields)
             for file, ranges in by_file.items():
@@ -212,7 +244,12 @@ class Site:
 
     def header(self, page: Page, rec: dict, extra: list[str] = ()) -> None:
         bits = [el("span", esc(EDITIONS.get(rec["ruleset"], rec["ruleset"])), class_="ws-badge ws-" + rec["ruleset"])]
-        bits += list(extra)
+        if is_patrol(rec):
+            bits.append(a(self.href(page.url, "combat-patrol/"), "Combat Patrol", class_="ws-badge ws-patrol"))
+        bits += [x for x in extra if x]
+        note = self.faq_note(page, rec)
+        if note:
+            bits.append(note)
         for other in self.other_versions(rec):
             bits.append("In " + esc(EDITIONS.get(other["ruleset"], other["ruleset"])) + ": "
                         + a(self.href(page.url, urls.record_url(other)), esc(other["name"]), class_="ws-other-edition"))
@@ -245,14 +282,77 @@ class Site:
             if item is None:
                 cp = el("span", f"{s['cp']}CP", class_="ws-cp")
                 item = self._stratagem_items[(s["id"], href)] = el("li", cp + " " + tip_link(href, s["name"], self.tip(s))
+                                                                   + phase_tags(s)
                                                                    + (" — " + esc(s["category"]) if s.get("category") else ""))
             items.append(item)
         return el("ul", "".join(items), class_="ws-stratagems")
 
     def enhancement_list(self, page: Page, enh: list[dict]) -> str:
-        items = [el("li", self.ref(page.url, e, tip=True) + (f" ({e['points']} pts)" if e.get("points") is not None else ""))
-                 for e in sorted(enh, key=lambda e: e["name"])]
-        return el("ul", "".join(items)) if items else ""
+        """Enhancements with their points, an Upgrade badge, and those they cannot be taken with."""
+        items = []
+        for e in sorted(enh, key=lambda e: (e["name"].casefold(), e["id"])):
+            item = self.ref(page.url, e, tip=True) + (esc(f" ({e['points']} pts)") if e.get("points") is not None else "")
+            if e.get("upgrade"):
+                item += " " + upgrade_badge()
+            excluded = self.excluded(page, e)
+            if excluded:
+                item += el("small", " Not with " + excluded, class_="ws-excludes")
+            items.append(el("li", item))
+        return el("ul", "".join(items), class_="ws-enhancements") if items else ""
+
+    def excluded(self, page: Page, enh: dict) -> str:
+        """The enhancements that cannot be taken with `enh`, linked (an id the build lacks, as text)."""
+        out = []
+        for ref in sorted(enh.get("excludes", [])):
+            other = self.bundle.get(ref)
+            out.append(self.ref(page.url, other) if other else esc(ref))
+        return ", ".join(out)
+
+    # -- 11th edition: other languages, errata, game modes -------------------------------
+
+    def other_names(self, page: Page, rec: dict) -> None:
+        """The record's names in the source's other languages: a discreet line, and words search finds it by."""
+        names = rec.get("names") or {}
+        if not names:
+            return
+        parts = [el("span", el("abbr", esc(lang), title=LANGUAGES.get(lang, lang)) + " " + el("span", esc(names[lang]), lang=lang))
+                 for lang in sorted(names)]
+        page.add(el("p", "Also: " + " · ".join(parts), class_="ws-names"))
+        page.index(*(names[lang] for lang in sorted(names)))
+
+    def faq_section(self, page: Page, rec: dict) -> None:
+        """The errata and FAQ entries that amend the record, each with its publication."""
+        entries = self.faqs_of.get(rec["id"], [])
+        if not entries:
+            return
+        items = []
+        for f in entries:
+            where = a(self.href(page.url, self.url_of(f)), esc(f.get("publication") or "Errata and FAQ"))
+            items.append(el("li", el("p", el("strong", esc(f["name"])), class_="ws-faq-head") + self.text(page, f["text"], f)
+                                + el("p", where, class_="ws-note")))
+            page.index(f["text"])
+        page.section("Errata & FAQ", el("ul", "".join(items), class_="ws-faq"), anchor="errata-faq")
+
+    def faction_faqs(self, faction: str) -> list[tuple[str, int]]:
+        """(publication, entries) of the FAQ entries that amend some record of a faction."""
+        def index():
+            by: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+            for ref, entries in self.faqs_of.items():
+                rec = self.bundle.get(ref)
+                if rec is None:
+                    continue
+                owner = rec.get("faction") or (self.bundle.detachment_of(rec) or {}).get("faction")
+                if owner:
+                    for f in entries:
+                        by[owner][FaqPublications.publication(f)].add(f["id"])
+            return {k: sorted(((p, len(ids)) for p, ids in v.items()), key=lambda t: (t[0].casefold(), t[0]))
+                    for k, v in by.items()}
+        return self.cache("faqs by faction", index).get(faction, [])
+
+    def faq_note(self, page: Page, rec: dict) -> str:
+        """For the header: a link to the record's errata and FAQ section, when it has one."""
+        n = len(self.faqs_of.get(rec["id"], []))
+        return a("#errata-faq", esc(f"Errata & FAQ ({n})"), class_="ws-tag ws-faq-tag") if n else ""
 
     # -- navigation ---------------------------------------------------------------------
 
@@ -290,11 +390,35 @@ class Site:
     def crumbs_to_faction(self, faction: str) -> list[tuple[str, str]]:
         return [("Home", ""), ("Factions", "factions/"), (faction, urls.faction_url(faction))]
 
+    def crumbs_to_patrol(self, faction: str) -> list[tuple[str, str]]:
+        return [("Home", ""), ("Combat Patrol", "combat-patrol/"), (faction, patrol_url(faction))]
+
+    def patrol_nav(self, page: Page, faction: str) -> None:
+        """A faction's Combat Patrol datasheets and detachments beside one of its Combat Patrol pages."""
+        self.sidenav(page, "patrol:" + faction, lambda: (f"Combat Patrol: {faction}", patrol_url(faction), [
+            ("Datasheets", [(d["name"], self.url_of(d)) for d in self.patrol_sheets.get(faction, [])]),
+            ("Detachments", [(d["name"], self.url_of(d)) for d in self.patrol_detachments.get(faction, [])])]))
+
+    def fallback_stratagems(self, ds: dict) -> list[dict]:
+        """Without the effects compiler's target lists: the core stratagems of the datasheet's ruleset and
+        those of its faction's detachments of its game mode (indexed once, not scanned per datasheet)."""
+        def index():
+            by: dict[tuple, list[dict]] = defaultdict(list)
+            for s in self.bundle.kind("stratagem"):
+                det = self.bundle.detachment_of(s)
+                if s["origin"] == "core":
+                    by[(s["ruleset"], None, None)].append(s)
+                elif det is not None:
+                    by[(s["ruleset"], det["faction"], is_patrol(s) or is_patrol(det))].append(s)
+            return by
+        by = self.cache("stratagems by faction", index)
+        return by.get((ds["ruleset"], None, None), []) + by.get((ds["ruleset"], ds["faction"], is_patrol(ds)), [])
+
     def grouped_datasheets(self, page: Page, sheets: list[dict], by_faction: bool = True) -> str:
         """Datasheets by faction (each a collapsible group with its count) and, within one, by role."""
         factions: dict[str, list[dict]] = defaultdict(list)
         for d in sheets:
-            factions[d["faction"] if by_faction else ""].append(d)
+            factions[group_name(d["faction"] if by_faction else "", d)].append(d)
         out = []
         for faction in sorted(factions):
             roles: dict[str, list[dict]] = defaultdict(list)
@@ -310,6 +434,93 @@ class Site:
             summary_ = el("summary", esc(faction) + " " + el("span", count(len(factions[faction]), "unit"), class_="ws-count"))
             out.append(el("details", summary_ + body, class_="ws-group", open=len(factions) == 1))
         return "".join(out)
+
+
+def is_patrol(rec: dict) -> bool:
+    return rec.get("game_mode") == PATROL
+
+
+def patrol_url(faction: str) -> str:
+    """A faction's Combat Patrol page."""
+    return f"combat-patrol/{part_name(slugify(faction))}/"
+
+
+def mode_context(rec: dict, context: str) -> str:
+    """A page's context for search and the A–Z index, labelled when the record is Combat Patrol's."""
+    return f"Combat Patrol, {context}" if is_patrol(rec) and context else "Combat Patrol" if is_patrol(rec) else context
+
+
+def group_name(faction: str, ds: dict) -> str:
+    """The group a datasheet is listed under: its faction, Combat Patrol's units in a group of their own."""
+    if not is_patrol(ds):
+        return faction
+    return f"{faction} (Combat Patrol)" if faction else "Combat Patrol"
+
+
+def upgrade_badge() -> str:
+    return el("span", "Upgrade", class_="ws-tag ws-upgrade", title="Taken by a unit, not a CHARACTER model")
+
+
+def phase_tags(s: dict) -> str:
+    """A stratagem's phases as small tags (its CP is shown beside them)."""
+    return "".join(" " + el("span", esc(PHASE_LABELS.get(p, p)), class_="ws-phase") for p in s.get("phases") or [])
+
+
+def faq_key(rec: dict) -> tuple:
+    return ((rec.get("publication") or "").casefold(), rec.get("order", 0), rec["id"])
+
+
+class FaqPublications:
+    """FAQ entries have one page per publication (``faq/<publication>/``, an entry an anchor on it):
+    publications that slug alike get distinct, stable URLs (sorted by name); entries without one
+    are under 'General'."""
+
+    GENERAL = "General"
+
+    def __init__(self, bundle: Bundle):
+        self.groups: dict[str, list[dict]] = defaultdict(list)
+        for rec in bundle.kind("faq"):
+            self.groups[self.publication(rec)].append(rec)
+        self._url: dict[str, str] = {}
+        taken: set[str] = set()
+        for name in sorted(self.groups, key=lambda n: (n.casefold(), n)):
+            slug = slugify(name) or "publication"
+            candidate, n = slug, 1
+            while candidate in taken:
+                n += 1
+                candidate = f"{slug}-{n}"
+            taken.add(candidate)
+            self._url[name] = f"faq/{part_name(candidate)}/"
+        # An entry's anchor on its page: from its id (unique within the page, as ids are unique).
+        self._anchor: dict[str, str] = {}
+        for recs in self.groups.values():
+            recs.sort(key=faq_key)
+            used: set[str] = set()
+            for rec in sorted(recs, key=lambda r: r["id"]):
+                base = "faq-" + (slugify(rec["id"].rsplit("/", 1)[-1])[:60].strip("-") or "entry")
+                anchor, n = base, 1
+                while anchor in used:
+                    n += 1
+                    anchor = f"{base}-{n}"
+                used.add(anchor)
+                self._anchor[rec["id"]] = anchor
+
+    @staticmethod
+    def publication(rec: dict) -> str:
+        return rec.get("publication") or FaqPublications.GENERAL
+
+    def anchor(self, rec: dict) -> str:
+        return self._anchor[rec["id"]]
+
+    def page_url(self, publication: str) -> str:
+        return self._url[publication]
+
+    def url(self, rec: dict) -> str:
+        return self._url[self.publication(rec)] + "#" + self.anchor(rec)
+
+    def __iter__(self):
+        for name in sorted(self.groups, key=lambda n: (n.casefold(), n)):
+            yield name, self.groups[name], self._url[name]
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -354,7 +565,7 @@ class WeaponNames:
     def __init__(self, bundle: Bundle):
         self.groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
         for w in bundle.kind("weapon"):
-            self.groups[(w["ruleset"], w["name"].casefold())].append(w)
+            self.groups[(w["ruleset"], self.name(w).casefold())].append(w)
         self._url: dict[tuple[str, str], str] = {}
         taken: set[str] = set()
         for ruleset, key in sorted(self.groups):
@@ -366,8 +577,13 @@ class WeaponNames:
             taken.add((ruleset, candidate))
             self._url[(ruleset, key)] = f"weapon/{part_name(ruleset)}/{part_name(candidate)}/"
 
+    @staticmethod
+    def name(weapon: dict) -> str:
+        """The name a weapon is looked up by: a weapon of several profiles, its own name ('Plasma pistol')."""
+        return weapon.get("profile_of") or weapon["name"]
+
     def url(self, weapon: dict) -> str:
-        return self._url[(weapon["ruleset"], weapon["name"].casefold())]
+        return self._url[(weapon["ruleset"], self.name(weapon).casefold())]
 
     def __iter__(self):
         for key in sorted(self.groups):

@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from warscribe.site import changes_page, datasheet_page, disputes, indexes, record_pages, stratagem_cards, weapon_page
-from warscribe.site.pages import Page, Site
+from warscribe.site import (changes_page, combat_patrol, datasheet_page, disputes, faq_pages, indexes, record_pages,
+                            stratagem_cards, weapon_page)
+from warscribe.site.pages import Page, Site, is_patrol
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,9 @@ class Family:
 
 
 def records(kind: str, page: Callable[[Site, dict], Page]) -> Callable[[Site], Iterable[Page]]:
-    """A family of one page per record of `kind`."""
-    return lambda site: (page(site, rec) for rec in site.bundle.kind(kind))
+    """A family of one page per record of `kind`: matched play's first, so that where a Combat Patrol
+    record has the same title (its forces' Intercessor Squad), search lists matched play's first."""
+    return lambda site: (page(site, rec) for rec in sorted(site.bundle.kind(kind), key=is_patrol))
 
 
 def one(page: Callable[[Site], Page]) -> Callable[[Site], Iterable[Page]]:
@@ -50,6 +52,9 @@ FAMILIES: list[Family] = [
     Family("rules", one(indexes.rules), nav=("Core rules", "rules/")),
     Family("abilities", one(indexes.abilities), nav=("Abilities", "abilities/")),
     Family("keywords", one(indexes.keywords), nav=("Keywords", "keywords/")),
+    # Pages only in builds with such records: in the navigation when written (generate._OPTIONAL_NAV).
+    Family("faq", faq_pages.pages),  # errata and FAQ, a page per publication
+    Family("combat-patrol", combat_patrol.pages),  # Combat Patrol's rules and forces, apart from matched play
     Family("datasheet", records("datasheet", datasheet_page.datasheet)),
     Family("weapon", weapon_page.pages),
     Family("ability", records("ability", record_pages.ability)),

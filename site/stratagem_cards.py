@@ -19,7 +19,7 @@ from warscribe.schema.filenames import record_path
 from warscribe.schema.text import slugify
 from warscribe.site import urls
 from warscribe.site.markup import a, attrs, el, esc
-from warscribe.site.pages import EDITIONS, Page, Site
+from warscribe.site.pages import EDITIONS, Page, Site, is_patrol
 
 PHASES = (("command", "Command"), ("movement", "Movement"), ("shooting", "Shooting"), ("charge", "Charge"),
           ("fight", "Fight"))
@@ -64,14 +64,17 @@ def pages(site: Site) -> list[Page]:
         elif s["origin"] in ("core", "challenger"):
             general[(s["ruleset"], s["origin"])].append(s)
     factions: dict[str, list[dict]] = defaultdict(list)
+    patrols: list[dict] = []  # Combat Patrol's: a card page each, never on a faction's page of matched play
     for det in b.kind("detachment"):
         if by_detachment.get(det["id"]):
-            factions[det["faction"]].append(det)
+            (patrols if is_patrol(det) else factions[det["faction"]]).append(det)
     out = []
     for faction, dets in sorted(factions.items()):
-        dets.sort(key=lambda d: d["name"].casefold())
+        dets.sort(key=lambda d: (d["name"].casefold(), d["id"]))
         out.append(_faction_page(site, faction, dets, by_detachment))
         out += [_detachment_page(site, det, by_detachment[det["id"]], general) for det in dets]
+    out += [_detachment_page(site, det, by_detachment[det["id"]], general)
+            for det in sorted(patrols, key=lambda d: (d["faction"].casefold(), d["name"].casefold(), d["id"]))]
     return out
 
 
@@ -88,9 +91,12 @@ def _faction_page(site: Site, faction: str, dets: list[dict], by_detachment: dic
 
 
 def _detachment_page(site: Site, det: dict, own: list[dict], general: dict) -> Page:
+    patrol = is_patrol(det)
     page = Page(card_url(det["id"]), f"{det['name']} stratagems", kind="cards", searchable=False,
-                crumbs=site.crumbs_to_faction(det["faction"]) + [(det["name"], site.url_of(det))])
-    back = [a(site.href(page.url, card_url(slugify(det["faction"]))), esc(det["faction"]) + " stratagems"),
+                crumbs=(site.crumbs_to_patrol if patrol else site.crumbs_to_faction)(det["faction"])
+                + [(det["name"], site.url_of(det))])
+    back = [a(site.href(page.url, "combat-patrol/"), "Combat Patrol") if patrol else
+            a(site.href(page.url, card_url(slugify(det["faction"]))), esc(det["faction"]) + " stratagems"),
             a(site.href(page.url, urls.record_url(det)), "the detachment"),
             esc(EDITIONS.get(det["ruleset"], det["ruleset"]))]
     page.add(el("p", " · ".join(back), class_="ws-meta"))

@@ -43,6 +43,30 @@ def source_slug(file: str) -> str:
     return part_name(slugify(posixpath.basename(file)))
 
 
+def source_slugs(files) -> dict[str, str]:
+    """Each source file's slug: its name's, or, where two files share a name (an army's file and its
+    Combat Patrol file, ``space_marines.json`` and ``combatpatrol/space_marines.json``), its whole path's,
+    numbered in path order if even those meet."""
+    by_slug: dict[str, list[str]] = {}
+    for file in sorted(set(files)):
+        by_slug.setdefault(source_slug(file), []).append(file)
+    out: dict[str, str] = {}
+    taken = {slug for slug, group in by_slug.items() if len(group) == 1}
+    for slug, group in sorted(by_slug.items()):
+        if len(group) == 1:
+            out[group[0]] = slug
+            continue
+        for file in group:
+            base = part_name(slugify(file)) or slug
+            candidate, n = base, 1
+            while candidate in taken:
+                n += 1
+                candidate = f"{base}-{n}"
+            taken.add(candidate)
+            out[file] = candidate
+    return out
+
+
 def index_url(name: str) -> str:
     return "" if name == "index" else f"{name}/"
 

@@ -5,26 +5,27 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from warscribe.site import urls
 from warscribe.site.datasheet_page import reference_head, weapon_row
 from warscribe.site.markup import a, el, esc, table
-from warscribe.site.pages import EDITIONS, Page, Site, count, initial, letter_anchor
+from warscribe.site.pages import EDITIONS, Page, Site, count, group_name, initial, letter_anchor
 from warscribe.site.search import tokens
 
 
 def _profile(w: dict) -> tuple:
-    return (w["type"], w.get("range"), str(w["attacks"]), w.get("skill"), str(w["strength"]), w["ap"], str(w["damage"]),
+    return (w.get("profile") or "", w["type"], w.get("range"), str(w["attacks"]), w.get("skill"), str(w["strength"]), w["ap"], str(w["damage"]),
             tuple(ab["text"] for ab in w.get("abilities", [])))
 
 
 def weapon(site: Site, name_key: tuple[str, str], records: list[dict], url: str) -> Page:
     ruleset = name_key[0]
     records = sorted(records, key=lambda w: w["id"])
-    title = records[0]["name"]  # the name as its first record (by id) writes it
+    title = site.weapons.name(records[0])  # the name as its first record (by id) writes it
     carriers = [(w, site.bundle.datasheet_of(w)) for w in records]
     factions = sorted({d["faction"] for _w, d in carriers if d})
     context = factions[0] if len(factions) == 1 else f"Weapon, {len(factions)} factions"
-    page = Page(url, title, kind="weapon", context=context,
+    # A weapon of several profiles is found by each profile's full name too ('Plasma pistol – Supercharge').
+    aliases = tuple(sorted({w["name"] for w in records if w["name"] != title}))
+    page = Page(url, title, kind="weapon", context=context, aliases=aliases,
                 crumbs=[("Home", ""), ("Weapons", "weapons/")])
     kinds = sorted({w["type"] for w in records})
     site.header(page, records[0], [esc(" and ".join(kinds).capitalize() + " weapon"),
@@ -36,9 +37,10 @@ def weapon(site: Site, name_key: tuple[str, str], records: list[dict], url: str)
     for prof, holders in profiles.items():
         w = holders[0][0]
         row = weapon_row(site, page, w)
-        row[0] = esc(w["name"])  # the page's own name: no link to itself, no datasheet anchor
+        row[0] = esc(w.get("profile") or w["name"])  # the page's own name (or the profile's): no link to itself
         rows.append(row + [esc(len(holders))])
-        damage.append([esc(f"Profile {len(damage) + 1}")] + site.damage.cells(w))
+        damage.append([esc(f"Profile {len(damage) + 1}" + (f": {w['profile']}" if w.get("profile") else ""))]
+                      + site.damage.cells(w))
     skill = "BS" if kinds == ["ranged"] else "WS" if kinds == ["melee"] else "BS/WS"
     page.section("Profiles", table(["Weapon", "Range", "A", skill, "S", "AP", "D", "Abilities", "Datasheets"], rows,
                                    label="Profiles", class_="ws-table ws-weapons"), anchor="profiles")
@@ -54,8 +56,8 @@ def weapon(site: Site, name_key: tuple[str, str], records: list[dict], url: str)
             if d is None:
                 continue
             label = esc(d["name"]) + (el("small", f" (profile {n})") if len(profiles) > 1 else "")
-            by_faction[d["faction"]].append((d["name"].casefold(), d["id"],
-                                             el("li", a(site.href(page.url, urls.record_url(w)), label))))
+            by_faction[group_name(d["faction"], d)].append((d["name"].casefold(), d["id"],
+                                             el("li", a(site.href(page.url, site.row_url(w)), label))))
     carried = "".join(el("details", el("summary", esc(f) + " " + el("span", count(len(items), "unit"), class_="ws-count"))
                                     + el("ul", "".join(i[2] for i in sorted(items)), class_="ws-columns"), class_="ws-group",
                                     open=len(by_faction) == 1)
@@ -82,7 +84,7 @@ def weapon_nav(site: Site, page: Page) -> None:
 def _by_first_word(site: Site) -> dict[str, list[tuple[str, str]]]:
     groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for (_ruleset, _key), records, url in site.weapons:
-        name = min(records, key=lambda w: w["id"])["name"]
+        name = site.weapons.name(min(records, key=lambda w: w["id"]))
         groups[(tokens(name) or ["#"])[0]].append((name, url))
     return groups
 
