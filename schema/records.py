@@ -13,6 +13,8 @@ parameter, and nothing else is.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any
 
 
@@ -135,6 +137,23 @@ CONSTRUCTORS = {
     "datasheet": datasheet, "weapon": weapon, "stratagem": stratagem, "detachment": detachment,
     "enhancement": enhancement, "ability": ability, "rule": rule, "keyword": keyword, "faq": faq,
 }
+
+
+def in_constructor_order(record: dict) -> None:
+    """`record`'s keys put back in its constructor's order (after a reader added fields to it),
+    `rulesets` after `ruleset` and provenance last, as every record is written."""
+    order = _key_order(record["kind"])
+    ordered = {k: record[k] for k in order if k in record}
+    ordered.update((k, v) for k, v in record.items() if k not in ordered)
+    record.clear()
+    record.update(ordered)
+
+
+@functools.lru_cache(maxsize=None)
+def _key_order(kind: str) -> tuple[str, ...]:
+    fields = [p for p in inspect.signature(CONSTRUCTORS[kind]).parameters
+              if p not in ("id", "name", "ruleset", "rulesets", "source")]
+    return ("id", "kind", "name", "ruleset", "rulesets", *fields, "source")
 
 
 def with_rulesets(record: dict, rulesets: list[str]) -> dict:

@@ -13,8 +13,6 @@ characteristics, leader lists) is added, its provenance entry naming the fields.
 
 from __future__ import annotations
 
-import functools
-import inspect
 from typing import Callable
 
 from warscribe.schema import records
@@ -72,7 +70,7 @@ def add_records(store, items: list[tuple[dict, list[dict]]], rank_of: Callable[[
         for k in new_fields:
             existing[k] = record[k]
         added = filled + new_fields
-        _reorder(existing)
+        records.in_constructor_order(existing)
         if ours_first:  # the record's first source gave the values now replaced
             existing["source"][0] = note_agreement(first, agree, differ)
             entries = list(provs)
@@ -91,18 +89,3 @@ def _hosts(store) -> dict[str, frozenset[str]]:
         if r["kind"] == "datasheet":
             by_faction.setdefault(r.get("faction") or "", []).append(r)
     return {f: host_keywords(f, units) for f, units in by_faction.items()}
-
-
-def _reorder(record: dict) -> None:
-    """Keys in the constructor's order (added fields included), provenance last."""
-    order = _key_order(record["kind"])
-    ordered = {k: record[k] for k in order if k in record}
-    ordered.update((k, v) for k, v in record.items() if k not in ordered)
-    record.clear()
-    record.update(ordered)
-
-
-@functools.lru_cache(maxsize=None)
-def _key_order(kind: str) -> tuple[str, ...]:
-    params = [p for p in inspect.signature(records.CONSTRUCTORS[kind]).parameters if p not in ("id", "name", "ruleset")]
-    return ("id", "kind", "name", "ruleset", *params)

@@ -25,8 +25,6 @@ detachment the store's detachment, each enhancement its detachment's enhancement
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
@@ -257,7 +255,7 @@ class _Meeting:
         entries = [note_agreement(self.prov, self.agree, self.differ)]
         if self.filled:
             entries.append(dict(self.prov, fields=sorted(set(self.filled))))
-        _in_constructor_order(self.rec)
+        records.in_constructor_order(self.rec)
         self.store.add_provenance(self.rec, entries)
 
 
@@ -389,19 +387,3 @@ def _apply_detachment(store, det: Detachment, rec: dict, rank_of, report: Report
                            "of an enhancement; kept in the manual only", expected="a field for them",
                            found=", ".join(enh.lead))
         meet.finish()
-
-
-def _in_constructor_order(record: dict) -> None:
-    """A record with a field added keeps its keys in its constructor's order, provenance last."""
-    order = _key_order(record["kind"])
-    ordered = {k: record[k] for k in order if k in record}
-    ordered.update((k, v) for k, v in record.items() if k not in ordered)
-    record.clear()
-    record.update(ordered)
-
-
-@functools.lru_cache(maxsize=None)
-def _key_order(kind: str) -> tuple[str, ...]:
-    params = inspect.signature(records.CONSTRUCTORS[kind]).parameters
-    return ("id", "kind", "name", "ruleset", *(p for p in params if p not in ("id", "name", "ruleset", "source")),
-            "source")
