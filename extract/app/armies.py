@@ -114,20 +114,14 @@ def read_faction(file: AppFile, report: Report, game_mode: str | None = None) ->
         if isinstance(det.get("id"), str):
             by_app_id[det["id"]] = (detachment_id(faction, name, game_mode), entry)
     owned: dict[str, dict[str, list[str]]] = {key: {"stratagem": [], "enhancement": []} for key in by_app_id}
-    for strat in _objects(file, report, doc, "stratagems", root):
-        made = _stratagem(file, report, strat, faction, by_app_id, root, game_mode)
-        if made:
-            items.append(made)
-            key = strat.get("detachment_id")
-            if key in owned:
-                owned[key]["stratagem"].append(made[0]["id"])
-    for enh in _objects(file, report, doc, "enhancements", root):
-        made = _enhancement(file, report, enh, faction, by_app_id, root, game_mode)
-        if made:
-            items.append(made)
-            key = enh.get("detachment_id")
-            if key in owned:
-                owned[key]["enhancement"].append(made[0]["id"])
+    for section, kind, make in (("stratagems", "stratagem", _stratagem), ("enhancements", "enhancement", _enhancement)):
+        for obj in _objects(file, report, doc, section, root):
+            made = make(file, report, obj, faction, by_app_id, root, game_mode)
+            if made:
+                items.append(made)
+                key = obj.get("detachment_id")
+                if key in owned:
+                    owned[key][kind].append(made[0]["id"])
     det_rules = _detachment_rules(file, report, _objects(file, report, rules, "detachment", root), by_app_id, root)
     seen: set[str] = set()
     for det in detachments:
