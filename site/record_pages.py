@@ -33,7 +33,7 @@ def ability(site: Site, rec: dict) -> Page:
     faction = _faction_of(site, rec) if rec["type"] == "faction" else None
     title = rec["name"] if rec["type"] != "weapon" else f"[{rec['name'].upper()}]"
     page = Page(site.url_of(rec), title, kind="ability", context=faction or f"{rec['type'].title()} ability, "
-                f"{_edition(rec)}", aliases=(rec["name"],),
+                f"{_edition(rec)}", aliases=(rec["name"], *_forms_used(site, rec)),
                 crumbs=site.crumbs_to_faction(faction) if faction else [("Home", ""), ("Abilities", "abilities/")])
     extra = [esc(rec["type"].title() + " ability")]
     if rec.get("number"):
@@ -66,6 +66,31 @@ def ability(site: Site, rec: dict) -> Page:
                     (r for r in site.bundle.kind("ability") if r["type"] == rec["type"] and r["ruleset"] == rec["ruleset"]),
                     key=lambda r: r["name"].casefold())])]))
     return page
+
+
+# At most this many of a weapon ability's written forms are other titles of its page.
+_MAX_FORMS = 40
+
+
+def _forms_used(site: Site, rec: dict) -> list[str]:
+    """A weapon ability's forms as weapons write them, its parameter given ('ANTI-INFANTRY 4+',
+    'ANTI-INFANTRY', 'SUSTAINED HITS 2'), so that a player searching what a weapon says finds
+    the rule of [ANTI-KEYWORD X+]; the most used first, at most _MAX_FORMS."""
+    if rec["type"] != "weapon" or not rec.get("ability_id"):
+        return []
+    counts: dict[str, int] = {}
+    for weapon in site.weapons_with_ability(rec):
+        for ability in weapon.get("abilities", []):
+            if ability.get("id") != rec["ability_id"] or not ability.get("text"):
+                continue
+            form = ability["text"].strip("[] ").upper()
+            forms = [form]
+            if ability.get("keyword"):  # the keyword alone, as players say it: "anti-infantry"
+                forms.append(f"{rec['name'].upper()}-{ability['keyword']}")
+            for f in forms:
+                counts[f] = counts.get(f, 0) + 1
+    ranked = sorted(counts, key=lambda f: (-counts[f], f))
+    return [f for f in ranked if f.casefold() != rec["name"].casefold()][:_MAX_FORMS]
 
 
 def rule(site: Site, rec: dict) -> Page:

@@ -32,9 +32,18 @@ class Family:
 
 
 def records(kind: str, page: Callable[[Site, dict], Page]) -> Callable[[Site], Iterable[Page]]:
-    """A family of one page per record of `kind`: matched play's first, so that where a Combat Patrol
-    record has the same title (its forces' Intercessor Squad), search lists matched play's first."""
-    return lambda site: (page(site, rec) for rec in sorted(site.bundle.kind(kind), key=is_patrol))
+    """A family of one page per record of `kind`: the core game's first, so that where a record of
+    another game has the same title (Combat Patrol's Intercessor Squad, Boarding Actions' COMMAND
+    RE-ROLL), search lists the core game's first (pages of one title tie-break by their order)."""
+    return lambda site: (page(site, rec) for rec in sorted(site.bundle.kind(kind), key=_other_game))
+
+
+# Stratagems of a game played apart from the core rules (the mission pack's Challenger cards too).
+_OTHER_GAMES = ("boarding-actions", "challenger")
+
+
+def _other_game(rec: dict) -> tuple[bool, bool]:
+    return is_patrol(rec), rec.get("origin") in _OTHER_GAMES
 
 
 def one(page: Callable[[Site], Page]) -> Callable[[Site], Iterable[Page]]:

@@ -141,3 +141,12 @@ def test_the_index_is_fetched_once_while_the_player_browses(browser_site, seed_b
     assert titles[0] == 200 and all(s == 304 for s in titles[1:]), served  # sent once, then at most "not modified"
     assert "faction/grey-knights/" in [p for p, _s in served]
     assert "sitemap.xml" not in [p for p, _s in served]  # no request for the theme's instant navigation
+
+
+def test_the_core_stratagem_ranks_before_another_games_copy(page, seed_build):
+    """COMMAND RE-ROLL is a core stratagem of both editions and a Boarding Actions one: the core ones first."""
+    page.goto(page.base)
+    results = ask(page, page.base, "command re-roll")
+    core = [i for i, r in enumerate(results) if "/core-1" in r and "command-re-roll" in r]
+    other = [i for i, r in enumerate(results) if "/boarding-actions/" in r and "command-re-roll" in r]
+    assert len(core) == 2 and other and max(core) < min(other), results[:5]
