@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from warscribe.schema import KINDS
+from warscribe.schema.sniff import what_is
 
 BUNDLE_NAME = "warscribe.json"
 REPORT_NAME = "report.json"
@@ -192,9 +193,16 @@ def locate(path: str | Path) -> Path:
 
 
 def _read(file: Path):
+    found = what_is(file)
+    if found is not None:
+        raise BundleError(f"{file}: expected a Warscribe build (the folder `warscribe build --out` wrote, or its "
+                          f"json/{BUNDLE_NAME}), found {found}")
     try:
         return json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except json.JSONDecodeError as exc:
+        raise BundleError(f"{file}:{exc.lineno}:{exc.colno}: expected a Warscribe build's JSON, found malformed "
+                          f"JSON ({exc.msg})") from None
+    except (OSError, UnicodeDecodeError) as exc:
         raise BundleError(f"cannot read {file}: {exc}") from None
 
 

@@ -409,14 +409,20 @@ def _size(text: str) -> int:
 
 
 def _run_census(path: Path) -> int:
-    from warscribe.extract.corpus import ability_census
+    from warscribe.extract.corpus import CensusError, ability_census
+    from warscribe.schema.sniff import what_is
     from warscribe.schema.text import printable
 
-    if not path.is_file():
-        print(f"{printable(str(path))}: no such file (expected a BattleScribe weapon TSV with a 'keywords' column)",
-              file=sys.stderr)
+    expected = "expected a weapon TSV with a 'keywords' column (../shared/corpus/bsdata-10e-weapons.tsv)"
+    found = what_is(path)
+    if found is not None:
+        print(f"{printable(str(path))}: {expected}, found {found}", file=sys.stderr)
         return 2
-    c = ability_census(path)
+    try:
+        c = ability_census(path)
+    except CensusError as exc:
+        print(f"{printable(str(path))}:{exc.line}: {expected}, found {printable(exc.found, 200)}", file=sys.stderr)
+        return 2
     share = 100 * c["known"] / c["entries"] if c["entries"] else 100.0
     print(f"{printable(str(path))}: {c['rows']} weapon profiles, {c['entries']} ability entries; "
           f"{c['known']} parsed to known abilities ({share:.2f}%), {c['entries'] - c['known']} weapon-specific rules:")
