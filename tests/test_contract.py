@@ -195,7 +195,7 @@ def test_bundle_loads_a_build_folder_its_json_folder_and_the_file(tmp_path):
     with pytest.raises(bundle.BundleError, match="run `warscribe build`"):
         bundle.load(tmp_path / "nothing")
     (tmp_path / "bad.json").write_text("{", encoding="utf-8")
-    with pytest.raises(bundle.BundleError, match="cannot read"):
+    with pytest.raises(bundle.BundleError, match=r"bad.json:1:2: expected a Warscribe build.s JSON, found malformed JSON"):
         bundle.load(tmp_path / "bad.json")
 
 

@@ -76,7 +76,7 @@ def test_an_unreadable_bundle_still_says_which_files_are_damaged(out, capsys):
     assert main(["check", str(out)]) == 2
     captured = capsys.readouterr()
     assert "json/warscribe.json" in captured.out and "truncated" in captured.out and "[output-changed]" in captured.out
-    assert "cannot read" in captured.err
+    assert "found malformed JSON" in captured.err
 
 
 def test_a_file_replaced_by_a_link_is_not_followed(out, capsys, tmp_path):
