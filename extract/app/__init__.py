@@ -30,13 +30,28 @@ def read(files: list[AppFile], report: Report) -> list[tuple[dict, list[dict]]]:
     """Records, each with its provenance entries (the first entry the record's own place), in a stable order."""
     items: list[tuple[dict, list[dict]]] = []
     for file in files:
-        if file.role == "faction":
-            items += datasheets.read_faction(file, report)
-            items += armies.read_faction(file, report)
-        elif file.role == "combat-patrol":
-            items += datasheets.read_faction(file, report, game_mode="combat-patrol")
-            items += armies.read_faction(file, report, game_mode="combat-patrol")
+        if file.role in ("faction", "combat-patrol"):
+            mode = "combat-patrol" if file.role == "combat-patrol" else None
+            items += _guarded(file.name, report, lambda: datasheets.read_faction(file, report, game_mode=mode)
+                              + armies.read_faction(file, report, game_mode=mode))
     # Each faction file gives the keywords its datasheets carry; one record per keyword.
     items = datasheets.merge_keywords(items)
-    items += core.read(files, report)
+    items += _guarded(", ".join(f.name for f in files if f.role not in ("faction", "combat-patrol", "mission")),
+                      report, lambda: core.read(files, report))
     return items
+
+
+def _guarded(where: str, report: Report, read) -> list[tuple[dict, list[dict]]]:
+    """`read()`, or nothing and one located error if the data has a shape the readers do not expect.
+
+    The readers check every value they use and report what they cannot read; this is the net
+    under them, so that data shaped in a way nobody foresaw costs its own file, never the
+    build (a value of another type deep inside a hand-edited or damaged file)."""
+    try:
+        return read()
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
+        report.error(where or "(the app's data)", 1, "bad-app-data",
+                     f"a value has a shape the reader does not expect ({type(exc).__name__}: {exc}); "
+                     "the file's records are left out", expected="the app's JSON as Game Datacards writes it",
+                     found=str(exc)[:200])
+        return []

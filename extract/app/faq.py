@@ -102,10 +102,17 @@ def read(file: AppFile, report: Report, index: Index) -> list[tuple[dict, list[d
             entry.warn("empty-field", "FAQ entry without its erratum or answer; kept with its header",
                        expected="errataText or answer", found="nothing")
         amends = []
-        for t in e.get("targets") or []:
+        targets_given = e.get("targets") or []
+        if not isinstance(targets_given, list):
+            entry.warn("bad-app-data", "its targets are not a list; the entry is kept amending nothing",
+                       expected="a list of targets", found=type(targets_given).__name__)
+            targets_given = []
+        for t in targets_given:
             if not isinstance(t, dict):
+                entry.warn("bad-app-data", "a target that is not an object; left out", expected="an object",
+                           found=type(t).__name__)
                 continue
-            kind = TYPES.get(t.get("type"))
+            kind = TYPES.get(t["type"]) if isinstance(t.get("type"), str) else None
             name = name_of(t.get("name"))
             if kind is None or not name:
                 entry.warn("bad-app-data", f"a target of type {t.get('type')!r} named {name!r} cannot be read; left out",
