@@ -64,7 +64,7 @@ def test_python_dash_m_warscribe_runs_the_command():
 def test_a_missing_manifest_is_one_line_naming_init_and_exit_2(tmp_path):
     from warscribe import cli
 
-    assert cli.main(["build", "--manifest", str(tmp_path / "none.yaml"), "--out", str(tmp_path / "o"), "-q"]) == 1
+    assert cli.main(["build", "--manifest", str(tmp_path / "none.yaml"), "--out", str(tmp_path / "o"), "-q"]) == 2
     proc = subprocess.run([sys.executable, "-c", "import sys; from warscribe import cli, paths; "
                            "paths.CHECKOUT = None; cli.CHECKOUT = None; "
                            "cli.default_manifest = lambda: None; sys.exit(cli.main(['build']))"],

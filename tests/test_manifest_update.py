@@ -26,7 +26,7 @@ def test_an_edited_source_is_named_and_its_checksum_recorded(tmp_path):
     before = (sources / "manifest.yaml").read_text(encoding="utf-8")
 
     built = run("build", "--sources", sources, "--out", tmp_path / "out", "--no-site")
-    assert built.returncode == 1 and built.stdout == ""
+    assert built.returncode == 2 and built.stdout == ""  # a source that cannot be used: 2
     lines = built.stderr.strip().splitlines()
     assert len(lines) <= 6, built.stderr  # the one refused source and what to do: not every warning of the others
     assert f"sources/{PALADINS}:1: error: source file differs from the manifest's checksum" in lines[0]

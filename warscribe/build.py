@@ -96,7 +96,9 @@ def _kept(out: Path) -> str:
 
 
 def _refuse_unreadable(result: Result, out: Path, what: str) -> None:
-    """Only the errors that stopped the run (not every warning of the sources that were read), and why."""
+    """Only the errors that stopped the run (not every warning of the sources that were read), and why.
+
+    The command then exits 2, as every command does for input it cannot use (docs/commands.md)."""
     unreadable = sorted(set(_unreadable(result))) or result.report.sorted()
     for d in unreadable:
         print(d.render(), file=sys.stderr)
@@ -196,7 +198,7 @@ def run_build(manifest: Path, out: Path, strict: bool = False, quiet: bool = Fal
         print(f"warscribe build: {printable(note, 1000)}", file=sys.stderr)
     if unreadable:
         _refuse_unreadable(result, out, "written")
-        return 1
+        return 2
     if reasons:
         return _refuse_shrink(result, out, reasons, quiet)
     if error:
@@ -305,7 +307,7 @@ def run_export(manifest: Path, out: Path, fmt: str, quiet: bool = False, build_t
         result = extract(manifest, roots, limits, progress)
     if _unreadable(result) or not result.sources:
         _refuse_unreadable(result, out, "exported")
-        return 1
+        return 2
     reasons = [] if allow_shrink else shrinkage(read_manifest(out), result)
     if reasons:
         return _refuse_shrink(result, out, reasons, quiet, sys.stderr)

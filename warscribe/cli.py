@@ -189,10 +189,14 @@ def _diff(p: argparse.ArgumentParser) -> Handler:
 
 @command("calc", "exact damage distributions for a scenario file")
 def _calc(p: argparse.ArgumentParser) -> Handler:
-    p.add_argument("scenario", help="scenario YAML file (see schema/scenario.schema.json, examples/scenarios/)")
+    p.add_argument("scenario", nargs="?",
+                   help="scenario YAML file (see schema/scenario.schema.json, examples/scenarios/); or --attacker/--target")
     _format_arg(p, ["text", "json"])
     p.add_argument("--kb", default=str(DEFAULT_OUT / "json" / "warscribe.json"),
                    help="knowledge base for weapon references: a build folder or its bundle file (default: %(default)s)")
+    from warscribe.calc import add_unit_arguments
+
+    add_unit_arguments(p)
 
     def run(args):
         from warscribe.calc import run_calc
@@ -291,7 +295,7 @@ def _roster(p: argparse.ArgumentParser) -> Handler:
 def _bench(p: argparse.ArgumentParser) -> Handler:
     snapshot = beside_checkout("shared", "bsdata", "wh40k-10e-801555b.tar.xz")
     p.add_argument("target", choices=["build", "site", "check", "diff", "engine", "matrix", "battlescribe", "hostile",
-                                      "roster"], help="what to measure")
+                                      "roster", "units"], help="what to measure")
     p.add_argument("data", nargs="?", default=None, metavar="DATA",
                    help="battlescribe: a snapshot of the data (folder, .tar.xz or .zip); roster: a build, or a "
                         "snapshot to build first"
@@ -302,7 +306,8 @@ def _bench(p: argparse.ArgumentParser) -> Handler:
     p.add_argument("--case", default=None, help="hostile: one case only (paragraph, csv-lines, csv-html, "
                    "ability-lines, lines, tar-bomb, zip-bomb, link-diamonds, link-cycle, link-chain, link-fanout)")
     p.add_argument("--peer", default=None, metavar="PATH",
-                   help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only)")
+                   help="engine: a W40kDiviner checkout to compare with side by side (used as an import path only); "
+                        "units: the warhammercalculator_benchmark executable of pineappleiceberg/warhammercalculator")
 
     def run(args):
         if args.target in ("battlescribe", "roster") and args.data is None:
@@ -321,6 +326,8 @@ def _bench(p: argparse.ArgumentParser) -> Handler:
             from warscribe.bench.hostile import run_bench
         elif args.target == "roster":
             from warscribe.bench.roster import run_bench
+        elif args.target == "units":
+            from warscribe.bench.units import run_bench
         elif args.target == "diff":
             from warscribe.bench.ledger import run_bench
         else:  # build, site, check
@@ -484,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except RecursionError:
         print(f"error: input nested too deeply to process; see the limits in {doc('formats.md')}", file=sys.stderr)
-        return 1
+        return 2
 
 
 if __name__ == "__main__":

@@ -73,6 +73,8 @@ def run_serve(manifest: Path, out: Path, address: str, roots: tuple[Path, ...] =
         return 1
     status = run_build(manifest=manifest, out=out, quiet=True, site=True, roots=roots, limits=limits,
                        allow_shrink=allow_shrink)
+    if status == 2:  # the sources could not be used: nothing was built, there is nothing new to serve
+        return status
     if status != 0:
         print("warscribe serve: the build reported errors; serving what was built", file=sys.stderr)
     config = out / "site-src" / "mkdocs.yml"

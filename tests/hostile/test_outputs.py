@@ -40,7 +40,7 @@ def test_a_build_whose_manifest_cannot_be_read_keeps_the_previous_build(tmp_path
     bad.mkdir()
     (bad / "manifest.yaml").write_text("sources: [\n", encoding="utf-8")
     proc = run("build", "--sources", bad, "--out", out, "-q")
-    assert proc.returncode == 1 and "previous output" in proc.stderr
+    assert proc.returncode == 2 and "previous output" in proc.stderr
     assert (out / "json" / "warscribe.json").read_bytes() == before
 
 
