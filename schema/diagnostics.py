@@ -385,6 +385,28 @@ CODES: dict[str, Code] = {
                                    "Remove the extra units."),
     "roster-warlord": Code("error", "The army has no Warlord, several, or one that is not a CHARACTER.",
                            "Choose one CHARACTER as the Warlord."),
+    "roster-unique-detachment": Code("error", "Two detachments with one unique tag (the Field Manual's 'Unique'), or "
+                                     "one detachment selected twice (11th edition).",
+                                     "Keep one of the detachments."),
+    "roster-requisition": Code("error", "The Nth selection of a datasheet is priced below its requisition threshold's "
+                               "cost ('Your 3rd+ Units Cost'; 11th edition).", "Pay the threshold's points."),
+    "roster-starting-strength": Code("error", "A unit between two listed sizes is priced below the higher size's cost "
+                                     "(11th edition: the next size up is paid).", "Pay the next size's points."),
+    "roster-unit-limit": Code("error", "More units of one datasheet than the battle size's unit limit (doubled for "
+                              "BATTLELINE and DEDICATED TRANSPORT; one EPIC HERO; 11th edition).",
+                              "Remove the extra units."),
+    "roster-enhancement-limit": Code("error", "Too many enhancements for the battle size, two on one unit (an "
+                                     "attached unit counts as one), one enhancement twice, or an Upgrade on more "
+                                     "units than it allows (11th edition).", "Remove the extra enhancement."),
+    "roster-unattached-support": Code("error", "A Support unit not attached to a bodyguard unit (11th edition: each "
+                                      "must be).", "Attach it to a unit its Support list names."),
+    "roster-attachment": Code("error", "A Leader or Support unit attached to a unit its list does not name, or two "
+                              "of one kind on one bodyguard unit (11th edition).",
+                              "Attach it to a unit it can lead or support."),
+    "roster-muster-rules": Code("warning", "The build's core-rules records do not give a muster rule in a form the "
+                                "reader knows (the battle-size table, the enhancement limits); the checks that need "
+                                "it are listed as unchecked.", "Build with the app's core rules (examples/11e), or "
+                                "extend warscribe/roster/muster.py to the new wording."),
     "roster-detachment-points": Code("error", "The detachments cost more detachment points than the battle size "
                                      "allows (11th edition).", "Choose fewer or cheaper detachments."),
 }

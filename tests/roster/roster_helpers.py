@@ -79,7 +79,40 @@ def knowledge_base(ruleset: str = "10e") -> bundle.Bundle:
                      name="Wrathful Mark", ruleset=ruleset, detachment="world-eaters/vessels-of-wrath", points=20,
                      text="Re-roll.", restriction=None, source=SOURCE),
     ]
+    if ruleset == "11e":
+        recs += core_rules_11e()
+        dp = {"world-eaters/berzerker-warband": 3, "world-eaters/vessels-of-wrath": 1, "world-eaters/cult-of-blood": 2}
+        for r in recs:
+            if r["kind"] == "detachment":
+                r["detachment_points"] = dp[r["id"]]
     return bundle.from_records(records=recs, origin=f"test-kb-{ruleset}")
+
+
+def core_rules_11e() -> list[dict]:
+    """The app's muster rules as the 11e builds hold them (condensed): the checks read their limits from these."""
+    src = [dict(SOURCE[0], ruleset="11e")]
+    table = ("These are summarised below.\n<table>\n<tr><td>BATTLE SIZE</td><td>Points Total</td><td>Detachment Points "
+             "(DP)</td><td>Enhancement Limit</td><td>Unit Limit*</td></tr>\n<tr><td>INCURSION</td><td>1000</td><td>2"
+             "</td><td>2</td><td>2</td></tr>\n<tr><td>STRIKE FORCE</td><td>2000</td><td>3</td><td>4</td><td>3</td>"
+             "</tr>\n</table>\n\n* The unit limit for BATTLELINE and DEDICATED TRANSPORT units is double the relevant "
+             "amount shown above, and every EPIC HERO has a unit limit of 1, regardless of the battle size.")
+    fill = ("No unit (including attached units) can have more than one enhancement.\nYou cannot select the same "
+            "detachment more than once.\nSelect one CHARACTER unit to be your Warlord’s unit.\nEach support unit in "
+            "your roster must be attached to a bodyguard unit.\nOnly CHARACTER units can be given enhancements.\n"
+            "EPIC HEROES models cannot be given enhancements.\nYour army cannot include more than one of the same "
+            "enhancement.\nYou can include up to three of the same Upgrade in your army.\n** If you are playing an "
+            "Incursion battle, you can select a 3DP detachment as your only detachment.")
+    ability = "Unless otherwise stated, each bodyguard unit can only have one leader unit and one support unit."
+    return [
+        records.make("rule", id="11e/rules/25-03-select-battle-size", name="Select Battle Size", ruleset="11e",
+                     number="25.03", title="Select Battle Size", text=table, bullets=[], see_also=[], source=src),
+        records.make("rule", id="11e/rules/25-04-fill-your-army-roster", name="Fill Your Army Roster", ruleset="11e",
+                     number="25.04", title="Fill Your Army Roster", text=fill, bullets=[], see_also=[], source=src),
+        records.make("ability", id="11e/abilities/leader", name="LEADER", ruleset="11e", type="core", number="24.22",
+                     text=ability, source=src),
+        records.make("ability", id="11e/abilities/support", name="SUPPORT", ruleset="11e", type="core",
+                     number="24.23", text=ability, source=src),
+    ]
 
 
 KB10 = knowledge_base("10e")

@@ -119,8 +119,8 @@ def test_eleventh_edition_limits_at_incursion():
                     version="v2.0.5 (128)")
     result = check_list(text, [KB11])
     assert result.resolution.ruleset == "11e"
-    f = finding(result, "roster-datasheet-limit")
-    assert "2 times" in f.diagnostic.message and "Incursion" in f.diagnostic.message and "wh40k-11e" in f.rule
+    f = finding(result, "roster-unit-limit")  # 11e: the limit read from the core rules' table
+    assert "2 times" in f.diagnostic.message and "Incursion" in f.diagnostic.message and "25.03" in f.rule
 
 
 def test_enhancement_of_another_detachment():
@@ -204,12 +204,12 @@ def test_leader_attached_to_a_unit_it_cannot_lead():
     text = _eleventh(ATTACHED.format(leader="Master of Executions (60 points)", guard="Exalted Eightbound (140 points)"),
                      "T (200 points)")
     result = check_list(text, [KB11])
-    f = finding(result, "roster-leader")
+    f = finding(result, "roster-attachment")  # 11e: Leader and Support lists alike
     assert f.diagnostic.line == text.splitlines().index("Master of Executions (60 points)") + 1
-    assert "leads Khorne Berzerkers" in f.diagnostic.message and "24.22" in f.rule
+    assert "Leader list names Khorne Berzerkers" in f.diagnostic.message and "24.22" in f.rule
     ok = _eleventh(ATTACHED.format(leader="Slaughterbound (100 points)", guard="Exalted Eightbound (140 points)"),
                    "T (240 points)")
-    assert "roster-leader" not in code_set(check_list(ok, [KB11]))
+    assert "roster-attachment" not in code_set(check_list(ok, [KB11]))
 
 
 def test_two_leaders_on_one_bodyguard():
@@ -217,7 +217,7 @@ def test_two_leaders_on_one_bodyguard():
         "\nExalted Eightbound (140 points)",
         "\nSlaughterbound (100 points)\n• Attached as: Leader (Character)\n  • 1x Claw\n\nExalted Eightbound (140 points)")
     result = check_list(_eleventh(two, "T (340 points)"), [KB11])
-    assert "more than one leader" in finding(result, "roster-leader").diagnostic.message
+    assert "two leader units" in finding(result, "roster-attachment").diagnostic.message
 
 
 def test_no_warlord():

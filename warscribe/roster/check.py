@@ -22,6 +22,18 @@ from warscribe.schema.keywords import has_keyword, matches, unit_keywords
 def run(res: Resolution, prices: Repricing, edition: Edition) -> list[Unchecked]:
     unchecked: list[Unchecked] = []
     size = edition.size_name(res.roster.battle_size.name if res.roster.battle_size else None, res.roster.points_limit)
+    if edition.muster is not None:
+        from warscribe.roster import check11
+
+        needs = {points_limit: "points-limit", enhancements: "enhancements", warlord: "warlord"}
+        for check in (points, total, points_limit, unit_size, enhancements, warlord, faction):
+            if needs.get(check, "points") not in edition.rules:
+                unchecked.append(Unchecked(needs[check], res.roster.title_line or 1, "the rule is not in the "
+                                           "knowledge base's core rules (see roster-muster-rules)"))
+                continue
+            check(res, prices, edition, size, unchecked)
+        check11.run(res, prices, edition, size, unchecked)
+        return unchecked
     for check in (points, total, points_limit, unit_size, datasheet_limit, enhancements, leaders, warlord,
                   detachment_points, faction):
         check(res, prices, edition, size, unchecked)
@@ -43,8 +55,14 @@ def points(res: Resolution, prices: Repricing, edition: Edition, size, unchecked
                      f"{ur.datasheet.record['id']}", expected="points for the unit's size", found="none",
                      rule=rule, unit=p.unit, record=ur.datasheet.record["id"])
             continue
-        if p.delta:
+        if p.delta and p.copy is not None and _manual_finding(res, p, ur, edition, prices):
+            pass
+        elif p.delta:
             parts = f"{p.datasheet} for {p.tier} model{'s' if p.tier != 1 else ''}"
+            if p.threshold:
+                parts += f" as selection {p.copy} (from the {_nth(p.threshold)} on)"
+            if p.wargear:
+                parts += f" + wargear {p.wargear}"
             for enh, m in ur.enhancements:
                 if m.record is not None:
                     parts += f" + {m.record['name']} {m.record['points']}"
@@ -56,6 +74,53 @@ def points(res: Resolution, prices: Repricing, edition: Edition, size, unchecked
                 res.find("roster-points", enh.line, f"enhancement {enh.name}: declared +{enh.points} -> "
                          f"+{m.record.get('points')} in the knowledge base", expected=str(m.record.get("points")),
                          found=str(enh.points), rule=rule, unit=p.unit, record=m.record["id"])
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'st' if n % 10 == 1 and n != 11 else 'nd' if n % 10 == 2 and n != 12 else 'rd' if n % 10 == 3 and n != 13 else 'th'}"
+
+
+def _manual_finding(res: Resolution, p, ur, edition: Edition, prices: Repricing) -> bool:
+    """11e: a unit priced below its cost for one of the Field Manual's two reasons; False when neither explains it.
+
+    Requisition: the list pays what an earlier selection would (the threshold's tier is skipped).
+    Starting strength: the list pays the listed size below the unit's (the next size up is due).
+    """
+    from warscribe.roster.reprice import manual_points
+
+    if p.declared is None or p.kb is None or p.declared >= p.kb:
+        return False
+    rec = ur.datasheet.record
+    extras = p.kb - p.datasheet  # enhancements and wargear, as re-priced
+    paid = p.declared - extras
+    models = ur.models
+    if p.threshold:
+        first, _size, _t, _n = manual_points(rec, models, 1, res.army)
+        # Priced as an earlier selection: at most the first selection's price, or no more than an earlier
+        # copy of the same size declares (a list priced with older points keeps that tell).
+        earlier = [q for q in prices.units if q.copy is not None and q.copy < p.copy and q.models == p.models
+                   and res.units[q.unit].datasheet.record is rec and q.declared is not None
+                   and q.declared - (q.kb - q.datasheet) >= paid]
+        if (first is not None and paid <= first) or earlier:
+            res.find("roster-requisition", p.line, f"{p.name} is selection {p.copy} of its datasheet; from the "
+                     f"{_nth(p.threshold)} on it costs {p.datasheet} for {p.tier} models, but the list pays "
+                     f"{paid}" + (f" (+{extras} enhancement/wargear)" if extras else ""),
+                     expected=str(p.kb), found=str(p.declared), rule=edition.rule("requisition"), unit=p.unit,
+                     record=rec["id"])
+            return True
+    if models is not None and p.tier is not None and models < p.tier:
+        entries = [e for e in rec.get("points", []) if (e.get("from_copy") or None) == p.threshold
+                   and not e.get("condition")]
+        lower = [e for e in entries if e["models"] < models]
+        if lower:  # between two listed sizes and paying less than the next one up
+            below = max(lower, key=lambda e: e["models"])
+            res.find("roster-starting-strength", p.line, f"{p.name} has {models} models, between the listed sizes "
+                     f"{below['models']} ({below['points']}) and {p.tier} ({p.datasheet}); it pays the next size up, "
+                     f"but the list pays {paid}" + (f" (+{extras} enhancement/wargear)" if extras else ""),
+                     expected=str(p.kb), found=str(p.declared), rule=edition.rule("starting-strength"), unit=p.unit,
+                     record=rec["id"])
+            return True
+    return False
 
 
 def total(res: Resolution, prices: Repricing, edition: Edition, size, unchecked: list[Unchecked]) -> None:
@@ -136,7 +201,7 @@ def datasheet_limit(res: Resolution, prices: Repricing, edition: Edition, size, 
 
 
 def enhancements(res: Resolution, prices: Repricing, edition: Edition, size, unchecked: list[Unchecked]) -> None:
-    rule = edition.rule("enhancements").text()
+    rule = edition.rule("enhancements")
     chosen = [m.record for m in res.detachments if m.record is not None]
     chosen_ids = {d["id"] for d in chosen}
     listed = set().union(*(set(d.get("enhancements", [])) for d in chosen)) if chosen else set()
@@ -147,7 +212,7 @@ def enhancements(res: Resolution, prices: Repricing, edition: Edition, size, unc
         ds = ur.datasheet.record
         resolved = [(e, m) for e, m in ur.enhancements if m.record is not None]
         count += len(ur.enhancements)
-        if len(ur.enhancements) > rules["per_unit"]:
+        if edition.muster is None and len(ur.enhancements) > rules["per_unit"]:
             res.find("roster-enhancement-count", ur.enhancements[rules["per_unit"]][0].line,
                      f"{ur.unit.name} has {len(ur.enhancements)} enhancements", expected=f"at most {rules['per_unit']}",
                      found=", ".join(e.name for e, _ in ur.enhancements), rule=rule, unit=i)
@@ -175,13 +240,15 @@ def enhancements(res: Resolution, prices: Repricing, edition: Edition, size, unc
             if ds is None:
                 continue
             kws = _keywords(ds)
-            if not enh.upgrade and not has_keyword(kws, rules["bearer"]):
+            upgrade = enh.upgrade or bool(rec.get("upgrade"))
+            # 11e: an Upgrade goes on any unit its restriction allows, CHARACTER or not (25.04).
+            if not upgrade and rules["bearer"] and not has_keyword(kws, rules["bearer"]):
                 res.find("roster-enhancement-bearer", enh.line, f"{enh.name} is on {ur.unit.name}, which is not a "
                          f"{rules['bearer']}", expected=f"a {rules['bearer']} unit", found=", ".join(sorted(kws))[:100],
                          rule=rule, unit=i, record=rec["id"])
                 continue
-            excluded = [k for k in rules["excluded"] if has_keyword(kws, k)]
-            if excluded and not enh.upgrade:
+            excluded = [] if upgrade else [k for k in rules["excluded"] if has_keyword(kws, k)]
+            if excluded:
                 res.find("roster-enhancement-bearer", enh.line, f"{enh.name} is on {ur.unit.name}, an {excluded[0]}",
                          expected=f"a {rules['bearer']} that is not an {excluded[0]}", found=ur.unit.name, rule=rule,
                          unit=i, record=rec["id"])
@@ -202,6 +269,8 @@ def enhancements(res: Resolution, prices: Repricing, edition: Edition, size, unc
                          + (f" ({rec['restriction']})" if rec.get("restriction") else ""),
                          expected=rec.get("restriction") or "a datasheet of its bearers", found=ur.unit.name,
                          rule=rule, unit=i, record=rec["id"])
+    if edition.muster is not None:
+        return  # 11e: the limits are check11's (attached units, Upgrades)
     for rid, where in taken.items():
         if len(where) > 1:
             unit, line = where[1]
@@ -261,7 +330,7 @@ def warlord(res: Resolution, prices: Repricing, edition: Edition, size, unchecke
                  expected="one Warlord", found=f"{len(chosen)} Warlords", rule=rule, unit=extra)
     for i in chosen[:edition.warlord["count"]]:
         rec = res.units[i].datasheet.record
-        if rec is not None and not has_keyword(_keywords(rec), edition.warlord["keyword"]):
+        if rec is not None and edition.warlord["keyword"] and not has_keyword(_keywords(rec), edition.warlord["keyword"]):
             res.find("roster-warlord", res.units[i].unit.line, f"the Warlord {res.units[i].unit.name} is not a "
                      f"{edition.warlord['keyword']}", expected=f"a {edition.warlord['keyword']}",
                      found=res.units[i].unit.name, rule=rule, unit=i, record=rec["id"])

@@ -12,7 +12,8 @@ from warscribe.schema.diagnostics import printable
 
 
 # What resolving, re-pricing and checking a list read of a build; the rest (weapons, keywords) is not parsed.
-KINDS = ("datasheet", "enhancement", "detachment")
+# Rules and abilities: the 11th edition's muster rules are read from them (roster/muster.py).
+KINDS = ("datasheet", "enhancement", "detachment", "rule", "ability")
 
 
 def load_builds(paths: list[str]) -> list[bundle.Bundle]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from warscribe.roster import check, rules
+from warscribe.roster import check, muster, rules
 from warscribe.roster.model import Finding, Roster, Unchecked
 from warscribe.roster.reprice import ArmyChanges, Repricing, reprice, since
 from warscribe.roster.resolve import Resolution, datasheet_rulesets, resolve
@@ -28,6 +28,7 @@ class Result:
     changes: ArmyChanges | None = None
     findings: list[Finding] = field(default_factory=list)
     edition_evidence: str = ""
+    edition: rules.Edition | None = None  # the muster rules the list was checked against
 
     @property
     def errors(self) -> int:
@@ -108,7 +109,11 @@ def examine(roster: Roster, kbs: list[Bundle], edition: str | None = None, old: 
     res = resolve(roster, kb, ruleset)
     prices = reprice(res)
     result.resolution, result.prices = res, prices
-    result.unchecked = check.run(res, prices, rules.edition(ruleset))
+    edition = rules.edition(ruleset)
+    if edition.from_build:
+        edition, _muster = muster.edition(kb, edition)
+    result.edition = edition
+    result.unchecked = check.run(res, prices, edition)
     result.findings += res.findings
     if old:
         older = next((b for b in old if main_ruleset(b) == ruleset), old[0])

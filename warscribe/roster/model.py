@@ -119,11 +119,14 @@ class Finding:
     diagnostic: Diagnostic
     rule: str | None = None
     unit: int | None = None  # index into the roster's units, where the finding is about one
+    rule_ref: dict | None = None  # the rule's number, record and sources, where it was read from the build
 
     def as_dict(self) -> dict:
         out = self.diagnostic.as_dict()
         if self.rule:
             out["rule"] = self.rule
+        if self.rule_ref:
+            out["rule_ref"] = self.rule_ref
         if self.unit is not None:
             out["unit"] = self.unit
         return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from warscribe.roster.examine import Result
+from warscribe.roster.muster import as_dict as muster_dict
 from warscribe.roster.resolve import Match
 from warscribe.schema.diagnostics import printable
 
@@ -62,7 +63,7 @@ def roster_dict(result: Result) -> dict:
         "factions": [_match(m) for m in res.factions] if res else [_named(f) for f in r.factions],
         "army": sorted(res.army) if res else [],
         "army_evidence": res.faction_evidence if res else "",
-        "detachments": [dict(_match(m), points=_points_of(r, m)) for m in res.detachments] if res
+        "detachments": [dict(_match(m), points=_points_of(r, m), **_manual(m)) for m in res.detachments] if res
         else [{"name": d.name, "line": d.line, "points": d.points} for d in r.detachments],
         "dispositions": [_named(d) for d in r.dispositions],
         "units": units,
@@ -78,7 +79,15 @@ def roster_dict(result: Result) -> dict:
     }
     if result.changes is not None:
         out["since"] = result.changes.as_dict()
+    if result.edition is not None and result.edition.muster is not None:
+        out["muster"] = muster_dict(result.edition.muster)
     return out
+
+
+def _manual(m: Match) -> dict:
+    """11e: what the records (the Field Manual) say of a detachment: its DP, Force Disposition, unique tag."""
+    rec = m.record or {}
+    return {k: rec[k] for k in ("detachment_points", "force_disposition", "unique") if k in rec}
 
 
 def _points_of(roster, m: Match) -> int | None:
@@ -127,6 +136,10 @@ def render_text(result: Result) -> str:
         how = m.record["id"] if m.record else ("AMBIGUOUS" if m.via == "ambiguous" else "UNRESOLVED")
         if m.alias:
             how += f" (was {m.name})"
+        if p.threshold:
+            how += f" (selection {p.copy}: the {p.threshold}+ price)"
+        if p.wargear:
+            how += f" (+{p.wargear} wargear)"
         out.append(f"  {ur.unit.line:>5}  {_p(name)[:40]:<40} {models:>6} {'' if p.declared is None else p.declared:>8} "
                    f"{kb:>5}  {_p(how)}{changed}")
         for enh, em in ur.enhancements:
@@ -160,6 +173,15 @@ def render_text(result: Result) -> str:
         out.append(f"  not checked ({len(result.unchecked)}):")
         for u in result.unchecked:
             out.append(f"    line {u.line}: {u.check}: {_p(u.reason)}")
+    if result.edition is not None and result.edition.muster is not None:
+        m = result.edition.muster
+        sizes = "; ".join(f"{s.name} {s.points} pts, {s.dp} DP, {s.enhancements} enhancements, {s.units} per "
+                          "datasheet" for s in m.sizes.values())
+        out.append(f"  muster rules read from the knowledge base: {_p(sizes) or 'none'}")
+        for d in m.disagreements:
+            out.append(f"    sources disagree on {_p(d['what'])}: " + "; ".join(
+                f"{_p(v['value'])} in {_p(v['record'])} ({_p(', '.join(v['sources'][:3]))})"
+                + (f", {_p(v['note'])}" if v.get("note") else "") for v in d["values"]))
     if result.changes is not None:
         out += _changes_text(result.changes)
     return "\n".join(out)
@@ -172,6 +194,14 @@ def _changes_text(ch) -> list[str]:
         if u["old"] != u["new"] or u["old_id"] != u["new_id"]:
             out.append(f"    line {u['line']}: {_p(u['name'])}: {u['old']} -> {u['new']}"
                        + (f" ({_p(u['old_id'])} -> {_p(u['new_id'])})" if u["old_id"] != u["new_id"] else ""))
+    seen = set()
+    for u in ch.units:
+        if u.get("tiers") and u["new_id"] not in seen:
+            seen.add(u["new_id"])
+            out.append(f"    {_p(u['name'])}: " + ", ".join(
+                f"{t['models']} model{'s' if t['models'] != 1 else ''}" + (f" from selection {t['from_copy']} on" if t["from_copy"] > 1 else "")
+                + f" {t['old'] if t['old'] is not None else '-'} -> {t['new'] if t['new'] is not None else '-'}"
+                for t in u["tiers"]))
     for rec in ch.records:
         if rec.old_id is None:
             out.append(f"    {_p(rec.id)}: not in the old build")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from warscribe.roster import names
 from warscribe.roster.model import Detachment, Enhancement, Finding, Named, Roster, Unit
 from warscribe.schema.bundle import Bundle
-from warscribe.schema.diagnostics import Diagnostic
+from warscribe.schema.diagnostics import Diagnostic, code_info
 from warscribe.schema.text import slugify
 
 KB_KINDS = ("datasheet", "enhancement", "detachment")
@@ -211,13 +211,14 @@ class Resolution:
     attachments: list[Attachment] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
-    def find(self, code: str, line: int, message: str, expected: str = "", found: str = "", rule: str | None = None,
+    def find(self, code: str, line: int, message: str, expected: str = "", found: str = "", rule=None,
              unit: int | None = None, record: str = "", level: str | None = None) -> None:
-        from warscribe.schema.diagnostics import code_info
-
+        """`rule`: its citation, or a rules.Rule (its number, record and sources are kept too)."""
         lvl = level or code_info(code).level
+        ref = rule.as_dict() if hasattr(rule, "as_dict") else None
+        text = rule.text() if hasattr(rule, "text") else rule
         self.findings.append(Finding(Diagnostic(self.roster.file, line, lvl, code, message, expected, found,
-                                                record=record), rule, unit))
+                                                record=record), text, unit, ref))
 
     def unresolved(self, match: Match, what: str, unit: int | None = None) -> None:
         if match.via == "ambiguous":

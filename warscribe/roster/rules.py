@@ -11,7 +11,9 @@ from warscribe.schema import safeyaml
 
 RULES_FILE = Path(__file__).with_name("rules.yaml")
 RULE_NAMES = ("points-limit", "points", "unit-size", "datasheet-limit", "enhancements", "leader", "warlord",
-              "faction", "detachment-points")
+              "faction", "detachment-points", "requisition", "starting-strength")
+# The 11th edition's limits are not here: they are read from the build's rule records (``muster``).
+READ_FROM_BUILD = ("points-limit", "datasheet-limit", "enhancements", "leader", "warlord", "detachment-points")
 
 
 @dataclass(frozen=True)
@@ -20,9 +22,17 @@ class Rule:
     cite: str
     evidence: str = ""
     record: str = ""  # a knowledge-base record holding the rule's text, where the build has one
+    number: str = ""  # the rule's number, as its record gives it
+    sources: tuple = ()  # 'file:line' of each source stating it (the record's provenance)
 
     def text(self) -> str:
-        return self.cite + (f" [{self.record}]" if self.record else "")
+        out = self.cite + (f" [{self.record}]" if self.record else "")
+        if self.sources and self.record:
+            out += f" ({'; '.join(self.sources[:3])}{'; ...' if len(self.sources) > 3 else ''})"
+        return out
+
+    def as_dict(self) -> dict:
+        return {"number": self.number or None, "record": self.record or None, "sources": list(self.sources)}
 
 
 @dataclass(frozen=True)
@@ -34,7 +44,8 @@ class Edition:
     warlord: dict
     detachment_points: dict | None
     rules: dict
-
+    muster: object = None  # 11e: the muster.Muster the limits were read from
+    from_build: bool = False  # the limits are read from the build's rule records (11e), not from rules.yaml
     def rule(self, name: str) -> Rule:
         return self.rules[name]
 
@@ -82,11 +93,15 @@ def load(path: Path = RULES_FILE) -> dict[str, Edition]:
                 raise RulesError(f"{path}: {ruleset}: unknown rule {name!r} (known: {', '.join(RULE_NAMES)})")
             value = value if isinstance(value, dict) else {"cite": value}
             rules[name] = Rule(name, value["cite"], value.get("evidence", ""), value.get("record", ""))
-        missing = set(RULE_NAMES) - set(rules) - ({"detachment-points"} if not body.get("detachment_points") else set())
+        from_build = body.get("from_build", False)
+        optional = {"detachment-points", "requisition", "starting-strength"} | (set(READ_FROM_BUILD) if from_build
+                                                                               else set())
+        missing = set(RULE_NAMES) - set(rules) - optional
         if missing:
             raise RulesError(f"{path}: {ruleset}: no citation for {sorted(missing)}")
-        out[ruleset] = Edition(ruleset, body["battle_sizes"], body["datasheet_limit"], body["enhancements"],
-                               body["warlord"], body.get("detachment_points"), rules)
+        out[ruleset] = Edition(ruleset, body.get("battle_sizes", {}), body.get("datasheet_limit", {}),
+                               body.get("enhancements", {}), body.get("warlord", {}), body.get("detachment_points"),
+                               rules, from_build=from_build)
     return out
 
 
