@@ -67,9 +67,10 @@ def forget_calls(everything: bool = False) -> None:
     and the next call costs what a scenario never seen costs (the compiled schema stays:
     a process compiles it once). Results never depend on it."""
     from warscribe.engine import (  # (``scenario`` is evaluate's argument)
-        attack, chains, devastating, dist, group_counts, groups, rules, scenario, unit_states)
+        attack, chains, devastating, dist, group_counts, groups, rules, scenario, unit, unit_states)
 
     scenario._PARSED.clear()
+    unit._BUILT.clear()
     group_counts._PROFILES.clear()
     groups._FRESH.clear()
     if everything:
@@ -77,6 +78,7 @@ def forget_calls(everything: bool = False) -> None:
         scenario._TARGETS.clear()
         chains._CHAINS.clear()
         unit_states._PLANS.clear()
+        unit._LOADOUTS.clear()  # (the knowledge base's indexes, effects._INDEXED, stay: they belong to its loading)
         for module in (attack, dist, unit_states, chains, group_counts, devastating, groups, rules, scenario):
             for value in vars(module).values():
                 if hasattr(value, "cache_clear") and value.__module__.startswith("warscribe.engine"):

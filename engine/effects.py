@@ -86,14 +86,34 @@ def _sources(bundle: Bundle) -> list[Source]:
     return out
 
 
+# The sources of a bundle, indexed once: a whole game has thousands, and a unit against a unit
+# names a dozen (its abilities, its leader's, stratagems), each looked up by id or name.
+_INDEXED: dict[int, tuple[Bundle, list[Source], dict[str, Source], dict[str, list[Source]]]] = {}
+INDEXED_BUNDLES = 4
+
+
+def _indexed(bundle: Bundle) -> tuple[list[Source], dict[str, Source], dict[str, list[Source]]]:
+    kept = _INDEXED.get(id(bundle))
+    if kept is None or kept[0] is not bundle:
+        sources = _sources(bundle)
+        by_id: dict[str, Source] = {}
+        by_slug: dict[str, list[Source]] = {}
+        for s in sources:
+            by_id.setdefault(s.id, s)
+            by_slug.setdefault(slugify(s.name), []).append(s)
+        while len(_INDEXED) >= INDEXED_BUNDLES:
+            del _INDEXED[next(iter(_INDEXED))]
+        kept = _INDEXED[id(bundle)] = (bundle, sources, by_id, by_slug)
+    return kept[1], kept[2], kept[3]
+
+
 def resolve(ref: str, bundle: Bundle, ruleset: str, field_name: str) -> Source:
     """The effect a scenario names: by id, or by name (case and punctuation aside) in its ruleset."""
-    sources = _sources(bundle)
-    by_id = [s for s in sources if s.id == ref]
-    if by_id:
-        return by_id[0]
+    sources, ids, slugs = _indexed(bundle)
+    if ref in ids:
+        return ids[ref]
     key = slugify(ref)
-    named = [s for s in sources if slugify(s.name) == key]
+    named = slugs.get(key, [])
     same = [s for s in named if _ruleset(bundle, s) == ruleset] or named
     unique = {s.id: s for s in same}
     if len(unique) == 1:

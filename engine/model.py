@@ -153,6 +153,11 @@ class Scenario:
     attacker_keywords: frozenset[str] = frozenset()
     name: str | None = None
     effects: tuple[dict, ...] = ()  # what the scenario's named effects changed (engine/effects.py)
+    # A unit against a unit (engine/unit.py): what each model fires and why, the rules that
+    # could not be computed (each with its sentence), and what was read or assumed.
+    loadout: tuple[dict, ...] = ()
+    not_calculated: tuple[dict, ...] = ()
+    unit_notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -205,6 +210,10 @@ class Result:
     notes: list[str] = field(default_factory=list)
     effects: list[dict] = field(default_factory=list)
     by_model: list[ModelSummary] = field(default_factory=list)
+    # A unit against a unit only (empty otherwise, and then absent from the JSON).
+    loadout: list[dict] = field(default_factory=list)
+    not_calculated: list[dict] = field(default_factory=list)
+    unit: bool = False
 
     def to_json(self) -> dict:
         out = {
@@ -237,4 +246,7 @@ class Result:
         out["notes"] = list(self.notes)
         if self.effects:
             out["effects"] = [dict(e) for e in self.effects]
+        if self.unit:
+            out["loadout"] = [dict(e) for e in self.loadout]
+            out["not_calculated"] = [dict(e) for e in self.not_calculated]
         return out

@@ -29,7 +29,10 @@ def result(scenario: Scenario, profiles: list[GroupProfile], summaries: list[Gro
         damage_cap=damage_cap,
         attacker_mortal_wounds=attacker_hazard(scenario.ruleset, scenario.attacker_keywords, profiles),
         groups=summaries,
-        notes=[n for p in profiles for n in p.notes],
+        notes=list(scenario.unit_notes) + [n for p in profiles for n in p.notes],
         effects=list(scenario.effects),
         by_model=by_model,
+        loadout=list(scenario.loadout),
+        not_calculated=list(scenario.not_calculated),
+        unit=bool(scenario.loadout),
     )

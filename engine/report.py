@@ -108,6 +108,18 @@ def to_text(result: Result, scenario: Scenario) -> str:
             where = f" [{e['group']}]" if e["group"] else ""
             mark = "" if e["applied"] else " (not applied)"
             lines.append(f"  {e['side']}: {e['name']}{where}: {e['change']}{mark}")
+    if result.unit:
+        lines.append("")
+        lines.append("Loadout (what each model fires):")
+        for e in result.loadout:
+            line = f" ({e['line']})" if e["line"] and e["line"] != e["unit"] else ""
+            lines.append(f"  {e['models']} x {e['unit']}{line}: fires {', '.join(e['fires']) or 'nothing'}"
+                         f"; carries {', '.join(e['carries'])}")
+            lines.extend(f"    choice: {c}" for c in e["choices"])
+        lines.append("")
+        lines.append(f"Not calculated ({len(result.not_calculated)}):" if result.not_calculated else "Not calculated: none")
+        for e in result.not_calculated:
+            lines.append(f"  {e['side']}: {e['rule']} ({e['reason']}): {e['sentence']}")
     for note in result.notes:
         lines.append(f"note: {note}")
     # Names come from scenario files and the knowledge base: no control character reaches the terminal.

@@ -23,6 +23,7 @@ from warscribe.engine.attack import attacks_per_model
 from warscribe.engine.errors import ScenarioError
 from warscribe.engine.devastating import MAX_KINDS_WORK, devastating_work
 from warscribe.engine.unit_states import state_count
+from warscribe.engine import unit
 from warscribe.engine.kb import KnowledgeBase, model_kinds
 from warscribe.schema.docs import doc
 from warscribe.schema import DEFAULT_OUT, safeyaml
@@ -289,6 +290,8 @@ def _exact_key(data: dict) -> bytes | None:
 
 def _reads_kb(data: dict) -> bool:
     """Whether the (checked) scenario's meaning depends on the knowledge base too."""
+    if "datasheet" in data["attacker"] or "datasheet" in data["target"]:
+        return True
     return ("ref" in data["target"] or any("ref" in entry for entry in data["attacker"]["weapons"])
             or bool(data["attacker"].get("effects")) or bool(data["target"].get("effects")))
 
@@ -307,6 +310,11 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
         if known is not None:
             _PARSED[key] = known  # most recently used last
             return known
+    if isinstance(data.get("attacker"), dict) and isinstance(data.get("target"), dict) and \
+            ("datasheet" in data["attacker"] or "datasheet" in data["target"]):
+        # A unit against a unit: kept by the exact input and the knowledge base it read.
+        base = _knowledge_base(kb)
+        return unit.cached(key, base, lambda: _parse(data, base))
     scenario = _parse(data, kb)
     if key is not None and not _reads_kb(data):
         if len(_PARSED) >= PARSED_ENTRIES:
@@ -317,6 +325,8 @@ def parse_scenario(data: dict, kb: KnowledgeBase | dict | str | Path | None = No
 
 def _parse(data: dict, kb) -> Scenario:
     _check(data, "scenario")
+    if unit.uses_units(data):
+        return _parse_units(data, kb)
     groups = []
     ref_rulesets = set()
     for i, entry in enumerate(data["attacker"]["weapons"]):
@@ -362,6 +372,68 @@ def _parse(data: dict, kb) -> Scenario:
         scenario = apply_effects(scenario, named, _knowledge_base(kb).bundle)
     _check_work(scenario)
     return scenario
+
+
+def _groups(entries: list[dict], kb) -> tuple[list[Group], set[str]]:
+    groups, rulesets = [], set()
+    for i, entry in enumerate(entries):
+        field = f"attacker.weapons[{i}]"
+        if "ref" in entry:
+            weapon = _ref_weapon(entry["ref"], f"{field}.ref", kb)
+            if weapon.ruleset:
+                rulesets.add(weapon.ruleset)
+        else:
+            profile = entry["weapon"]
+            weapon = _kept(_WEAPONS, _exact_key(profile), None, lambda: _inline_weapon(profile, f"{field}.weapon"))
+        _check_size(weapon, f"{field}.{'ref' if 'ref' in entry else 'weapon'}")
+        groups.append(Group(models=entry["models"], weapon=weapon))
+    return groups, rulesets
+
+
+def _parse_units(data: dict, kb) -> Scenario:
+    """A scenario naming datasheets (``engine.unit``): the unit's weapons, loadout and rules."""
+    base = _knowledge_base(kb)
+    c, m = data.get("conditions"), data.get("modifiers")
+    conditions = Conditions(**{k: bool(v) for k, v in c.items()}) if c else NO_CONDITIONS
+    modifiers = Modifiers(**m) if m else NO_MODIFIERS
+    a = data["attacker"]
+    if "datasheet" not in a:
+        groups, rulesets = _groups(a["weapons"], kb)
+        a = {**a, "weapons": groups, "rulesets": rulesets}
+
+    def profile_target(t: dict) -> Target:
+        return _target(t, base)[0]
+
+    scenario = unit.build({**data, "attacker": a}, base, profile_target, conditions, modifiers)
+    for i, g in enumerate(scenario.groups):
+        _check_size(g.weapon, f"attacker weapon {g.weapon.name!r}")
+    target = scenario.target
+    if target.kinds:
+        total = sum(k.count * k.wounds for k in target.kinds)
+        if total > MAX_TARGET_WOUNDS:
+            raise ScenarioError(f"target: its models have {total} wounds in total, more than {MAX_TARGET_WOUNDS}")
+        target = _allocated(target, None, scenario.ruleset)
+        scenario = _reallocated(scenario, target)
+    else:
+        _checked_target(target, {}, scenario.ruleset)
+    _check_work(scenario)
+    return scenario
+
+
+def _reallocated(scenario: Scenario, target: Target) -> Scenario:
+    """The scenario with its target's kinds in allocation order (and each group's changed target too)."""
+    from dataclasses import replace
+
+    def order(t: Target | None) -> Target | None:
+        if t is None or not t.kinds:
+            return t
+        by_name = {k.name: k for k in t.kinds}
+        kinds = tuple(by_name[k.name] for k in target.kinds)
+        first = kinds[0]
+        return t.but(kinds=kinds, save=first.save, wounds=first.wounds, invulnerable=first.invulnerable,
+                     feel_no_pain=first.feel_no_pain)
+    groups = tuple(replace(g, target=order(g.target)) for g in scenario.groups)
+    return replace(scenario, target=order(scenario.target), groups=groups)
 
 
 def _checked_target(target: Target, t: dict, ruleset: str) -> Target:

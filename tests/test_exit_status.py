@@ -42,7 +42,7 @@ def _cases(tmp):
 @pytest.mark.parametrize("case", [
     "build, no manifest", "export, no manifest", "manifest, no manifest", "check, no build",
     "check, YAML for a build", "check, binary for a build", "diff, no builds", "effects, empty file for a build",
-    "calc, no scenario", "matrix, no weapons", "census, binary", "roster, no build",
+    "calc, no scenario", "calc, no build", "matrix, no weapons", "census, binary", "roster, no build",
     "roster, YAML for a build", "a command line that does not parse"])
 def test_input_that_cannot_be_used_exits_2_saying_so(tmp_path, capsys, case):
     argv = _cases(tmp_path)[case]

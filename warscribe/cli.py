@@ -202,6 +202,8 @@ def _calc(p: argparse.ArgumentParser) -> Handler:
         from warscribe.calc import run_calc
 
         args.json = args.format == "json"
+        # A build named on the command line must exist; the default is read only if a scenario needs it.
+        args.kb_given = args.kb != p.get_default("kb")
         return run_calc(args)
 
     return run
