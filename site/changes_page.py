@@ -22,7 +22,8 @@ TITLE = "What changed"
 
 
 def pages(site: Site) -> list[Page]:
-    return [] if site.ledger is None else [page(site, site.ledger)]
+    # Across editions the ledger is the migration: its own pages (migration_pages.py)
+    return [] if site.ledger is None or site.ledger.migration is not None else [page(site, site.ledger)]
 
 
 def page(site: Site, ledger: Ledger) -> Page:

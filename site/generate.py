@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from warscribe.schema.bundle import Bundle
-from warscribe.site import changes_page, disputes, faq_pages, hooks, indexes, registry, search, urls
+from warscribe.site import changes_page, disputes, faq_pages, hooks, indexes, migration_pages, registry, search, urls
 from warscribe.site.linker import Unresolved
 from warscribe.site.pages import Site
 from warscribe.site.theme import BASE_CONFIG, HANDWRITTEN, NOT_PAGES, copy_handwritten
@@ -43,6 +43,7 @@ def _claim(folder: Path) -> None:
 
 # Pages that exist only in some builds: in the navigation after Home when they were written.
 _OPTIONAL_NAV = ((changes_page.TITLE, changes_page.URL),  # built --since a previous build
+                 (migration_pages.TITLE, migration_pages.URL),  # built --since a build of the other edition
                  (disputes.TITLE, disputes.URL))  # two sources that give some field differently
 # Tabs of pages only some builds have, after Keywords when they were written. Short: the whole
 # game's tabs with "Where the sources disagree" fill a 1280-pixel screen. Combat Patrol has no tab

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from warscribe.site import (changes_page, combat_patrol, datasheet_page, disputes, faq_pages, indexes, record_pages,
-                            stratagem_cards, weapon_page)
+from warscribe.site import (changes_page, combat_patrol, datasheet_page, disputes, faq_pages, indexes, migration_pages,
+                            record_pages, stratagem_cards, weapon_page)
 from warscribe.site.pages import Page, Site, is_patrol
 
 
@@ -76,6 +76,7 @@ FAMILIES: list[Family] = [
     Family("cards", stratagem_cards.pages),  # stratagems at the table, per faction and detachment
     Family("disagreements", disputes.pages),  # where two sources give a field differently (nav: generate)
     Family("changes", changes_page.pages),  # the change ledger, when built --since a previous build (nav: generate)
+    Family("migration", migration_pages.pages),  # from 10th edition, when built --since a 10th-edition build (nav: generate)
     Family("source", lambda site: (record_pages.source(site, file) for file in sorted(site.sources))),
     Family("a-z", indexes.a_to_z, nav=("A–Z", "a-z/"), late=True),
     Family("build", one(indexes.build), nav=("Build and sources", "build/"), section="Build"),

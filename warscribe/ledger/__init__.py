@@ -38,10 +38,32 @@ def previous(spec: str, ruleset: str | None = None):
 
 
 def since(old, old_side: Side, new, label: str = "this build") -> Ledger:
-    """The ledger from a previous build (`previous`) to the records of this one."""
+    """The ledger from a previous build (`previous`) to the records of this one.
+
+    Across editions (a 10th-edition build before an 11th's) the ledger holds the migration
+    (:mod:`warscribe.ledger.migration`) instead of record changes."""
     from warscribe.ledger.diff import compare
+    from warscribe.ledger.sides import build_sources
 
-    return make(old, new, compare(old, new), (old_side, Side(label, label)))
+    new_side = Side.of_sources(label, label, "build", build_sources(new))
+    crossed = across_editions(old, new, (old_side, new_side))
+    if crossed is not None:
+        return crossed
+    return make(old, new, compare(old, new), (old_side, new_side))
 
 
-__all__ = ["SECTIONS", "Cite", "Defence", "Item", "Ledger", "Side", "make", "previous", "since"]
+def across_editions(old, new, sides: tuple[Side, Side]) -> Ledger | None:
+    """The migration ledger when the two builds are of different editions (their datasheets' ruleset), else None."""
+    from warscribe.ledger.migration import edition, migrate
+
+    editions = (edition(old), edition(new))
+    if None in editions or editions[0] == editions[1]:
+        return None
+    book = Ledger(sides[0], sides[1], caveats=[f"the builds are of two editions ({editions[0]} and {editions[1]}): "
+                                               "units are matched across them and compared as a player re-checks "
+                                               "them (the edition migration), not record by record"])
+    book.migration = migrate(old, new, sides)
+    return book
+
+
+__all__ = ["SECTIONS", "Cite", "Defence", "Item", "Ledger", "Side", "across_editions", "make", "previous", "since"]

@@ -39,8 +39,9 @@ WEAPON_LABELS = {"type": "type", "range": "range", "attacks": "A", "skill": "BS/
 class Places:
     """A record's faction and group as players name them, looked up in either build."""
 
-    def __init__(self, old: Bundle, new: Bundle):
+    def __init__(self, old: Bundle, new: Bundle, sides: tuple[Side, Side] | None = None):
         self.old, self.new = old, new
+        self.sides = sides or (None, None)
         self.slugs: dict[str, str] = {}
         for b in (new, old):
             for kind in ("datasheet", "detachment"):
@@ -92,7 +93,7 @@ class Places:
 
 def compose(old: Bundle, new: Bundle, diff: Diff, sides: tuple[Side, Side], engine: bool = True) -> Ledger:
     """The ledger of `diff` (compare(old, new)): every change placed, with its citations and impact."""
-    places = Places(old, new)
+    places = Places(old, new, sides)
     items: list[Item] = []
     gone_units = {r["id"] for r in diff.removed if r["kind"] == "datasheet"}
     new_units = {r["id"] for r in diff.added if r["kind"] == "datasheet"}
@@ -135,8 +136,10 @@ def _item(section: str, rec_old: dict | None, rec_new: dict | None, places: Plac
     group = places.group(rec)
     if rec["kind"] == "enhancement" and section != "detachments":  # under its detachment's name elsewhere
         group = f"Enhancements ({group})" if group != "Enhancements" else group
+    top = (values.get("path") or "").split(".")[0].split("[")[0] or None
     return Item(section, places.faction(rec), group, rec["id"], rec["kind"], what,
-                old_source=Cite.of(rec_old), new_source=Cite.of(rec_new), **values)
+                old_source=Cite.of(rec_old, places.sides[0], top), new_source=Cite.of(rec_new, places.sides[1], top),
+                **values)
 
 
 # -- whole records added or removed -------------------------------------------------------
@@ -203,15 +206,21 @@ def _section(kind: str, top: str) -> str:
 
 def _changed(change: Change, a: dict, b: dict, places: Places) -> list[Item]:
     items: list[Item] = []
-    if change.renamed:
+    if change.renamed and a.get("game_mode") != b.get("game_mode"):
+        modes = {None: "matched play", "combat-patrol": "Combat Patrol"}
+        items.append(_item("other", a, b, places, str(b.get("name")), old=modes.get(a.get("game_mode"), a.get("game_mode")),
+                           new=modes.get(b.get("game_mode"), b.get("game_mode")), note=f"{b['kind']} moved: {a['id']} → {b['id']}",
+                           path="game_mode"))
+    elif change.renamed:
         items.append(_item("other", a, b, places, f"{a.get('name')} → {b.get('name')}", old=a.get("name"),
                            new=b.get("name"), note=f"{b['kind']} renamed", path="name"))
+    done: set[str] = set()
     by_top: dict[str, list[FieldChange]] = {}
     for fc in change.fields:
         top = fc.at[0] if fc.at else fc.path.split(".")[0].split("[")[0]
         by_top.setdefault(top, []).append(fc)
     for top, fcs in by_top.items():
-        if top == "name" and change.renamed:
+        if (top == "name" and change.renamed) or (top == "game_mode" and change.renamed):
             continue
         section = _section(b["kind"], top)
         if b["kind"] == "stratagem":
@@ -232,6 +241,16 @@ def _changed(change: Change, a: dict, b: dict, places: Places) -> list[Item]:
             items += [_model_item(fc, a, b, places) for fc in fcs]
         elif b["kind"] == "datasheet" and top == "abilities":
             items += [_ability_item(fc, a, b, places) for fc in fcs]
+        elif b["kind"] == "datasheet" and top in ("leader", "support"):
+            if top not in done:
+                items += _attachment(a, b, places, done)
+        elif b["kind"] == "datasheet" and top in ("keywords", "faction_keywords"):
+            items += _keywords(top, a, b, places)
+        elif b["kind"] == "stratagem" and top == "cp":
+            items += [_item(section, a, b, places, f"{b.get('name')}: CP", old=fc.old, new=fc.new,
+                            delta=_delta(fc.old, fc.new), path=fc.path) for fc in fcs]
+        elif b["kind"] == "stratagem" and top in ("when", "target", "effect", "restrictions"):
+            items += [_field_item(section, fc, a, b, places, f"{b.get('name')}: {top.upper()}") for fc in fcs]
         else:
             items += [_field_item(section, fc, a, b, places) for fc in fcs]
     return items
@@ -242,7 +261,17 @@ def _delta(old, new) -> int | None:
 
 
 def _tier_key(t: dict) -> tuple:
-    return (t.get("condition") or None, t.get("models"))
+    return (t.get("condition") or None, t.get("from_copy") or None, t.get("models"))
+
+
+def tier_label(models, copy) -> str:
+    """'5 models', '5 models, 3rd+' (the price from the 3rd selection of the unit on: a requisition threshold)."""
+    out = f"{models} model{'s' if models != 1 else ''}"
+    return out + (f", {ordinal(copy)}+" if copy else "")
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _points(a: dict, b: dict, places: Places, top: str) -> list[Item]:
@@ -258,15 +287,59 @@ def _points(a: dict, b: dict, places: Places, top: str) -> list[Item]:
         return out
     old = {_tier_key(t): t.get("points") for t in a.get("points") or []}
     new = {_tier_key(t): t.get("points") for t in b.get("points") or []}
-    for key in sorted(set(old) | set(new), key=lambda k: (k[0] or "", k[1] or 0)):
+    for key in sorted(set(old) | set(new), key=lambda k: (k[0] or "", k[1] or 0, k[2] or 0)):
         x, y = old.get(key), new.get(key)
         if x == y:
             continue
-        cond, models = key
-        note = "" if x is not None and y is not None else ("size no longer priced" if y is None else "newly priced size")
-        out.append(_item("points", a, b, places, f"{models} model{'s' if models != 1 else ''}", old=x, new=y,
+        cond, copy, models = key
+        what = "tier" if copy else "size"
+        note = "" if x is not None and y is not None else (f"{what} no longer priced" if y is None else f"newly priced {what}")
+        out.append(_item("points", a, b, places, tier_label(models, copy), old=x, new=y,
                          delta=_delta(x, y), condition=cond, note=note, path="points"))
     return out
+
+
+def _attachment(a: dict, b: dict, places: Places, done: set[str]) -> list[Item]:
+    """Leader and Support lists: a unit that became Support (or Leader) is one change with the units it
+    can now join; else the units each list gained and lost, and its text."""
+    done |= {"leader", "support"}
+    def role(r: dict) -> str | None:
+        return "leader" if r.get("leader") else "support" if r.get("support") else None
+
+    def units(r: dict, key: str | None) -> list[str]:
+        return sorted((r.get(key) or {}).get("units") or []) if key else []
+
+    names = {"leader": "Leader", "support": "Support", None: "neither"}
+    was, now = role(a), role(b)
+    out = []
+    if was != now:
+        out.append(_item("other", a, b, places, "Leader / Support", old=names[was], new=names[now],
+                         note=f"{names[was]} became {names[now]}", path=now or was or "leader"))
+        out.append(_item("other", a, b, places, f"{names[now] if now else names[was]}: can be attached to",
+                         old=units(a, was), new=units(b, now), note="", path=f"{now or was}.units"))
+        return out
+    for key in ("leader", "support"):
+        x, y = units(a, key), units(b, key)
+        if x != y:
+            out.append(_item("other", a, b, places, f"{names[key]}: can be attached to", old=sorted(set(x) - set(y)),
+                             new=sorted(set(y) - set(x)), note="removed / added", path=f"{key}.units"))
+        tx, ty = (a.get(key) or {}).get("text"), (b.get(key) or {}).get("text")
+        if isinstance(tx, str) and isinstance(ty, str) and tx != ty and not noise_same(tx, ty):
+            out.append(_item("texts", a, b, places, names[key], old=tx, new=ty, words=word_diff(tx, ty),
+                             path=f"{key}.text"))
+    return out
+
+
+def noise_same(x: str, y: str) -> bool:
+    from warscribe.ledger.noise import text_rule
+
+    return text_rule(x, y) is not None
+
+
+def _keywords(top: str, a: dict, b: dict, places: Places) -> list[Item]:
+    x, y = set(a.get(top) or []), set(b.get(top) or [])
+    label = "keywords" if top == "keywords" else "faction keywords"
+    return [_item("other", a, b, places, label, old=sorted(x - y), new=sorted(y - x), note="removed / added", path=top)]
 
 
 def _model_item(fc: FieldChange, a: dict, b: dict, places: Places) -> Item:
@@ -314,11 +387,17 @@ def _abilities(w: dict) -> list[str]:
     return [str(x.get("text") or x.get("id")) for x in w.get("abilities") or [] if isinstance(x, dict)]
 
 
-def _field_item(section: str, fc: FieldChange, a: dict, b: dict, places: Places) -> Item:
-    what = fc.path
+_DETACHMENT_FIELDS = {"detachment_points": "Detachment Points", "force_disposition": "Force Disposition",
+                      "unique": "unique tag", "upgrade": "Upgrade"}
+
+
+def _field_item(section: str, fc: FieldChange, a: dict, b: dict, places: Places, label: str | None = None) -> Item:
+    what = label or _DETACHMENT_FIELDS.get(fc.path) or fc.path
     if b["kind"] == "detachment" and fc.at and fc.at[0] in ("rule", "additional_rules"):
         rule = (b.get("rule") or {}).get("name") if fc.at[0] == "rule" else fc.at[1] if len(fc.at) > 1 else ""
         what = f"{rule or 'rule'}" + ("" if fc.at[-1] in ("text", fc.at[0]) else f": {fc.at[-1]}")
+    elif label or fc.path in _DETACHMENT_FIELDS:
+        pass
     elif b["kind"] in ("enhancement", "ability", "rule", "stratagem") and fc.at:
         what = f"{b.get('name')}" + ("" if fc.at[0] == "text" else f": {fc.path}")
     words = word_diff(fc.old, fc.new) if isinstance(fc.old, str) and isinstance(fc.new, str) else None

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from warscribe.ledger import noise
 from warscribe.ledger.noise import FROM_TEXT, Context, Noise
-from warscribe.schema import KINDS
+from warscribe.schema import KINDS, ids
 from warscribe.schema.bundle import Bundle
 from warscribe.schema.text import json_text, norm, printable, slugify
 from warscribe.ledger.sides import DiffError, load_side
@@ -53,6 +53,7 @@ REFERENCE_TARGETS: tuple[dict, ...] = (
 WEAPON_PROFILE = ("type", "range", "attacks", "skill", "strength", "ap", "damage", "abilities")
 IGNORED = {"id", "source"}  # id is the match key; source moves with every edit above it
 RENAME_SIMILARITY = 0.6
+_GAME_MODES = ("combat-patrol",)
 PAIRING_ORDER = ("datasheet", "detachment", "weapon", "stratagem", "enhancement", "ability", "rule", "keyword", "faq")
 
 
@@ -136,6 +137,13 @@ def _dict_changes(old: dict, new: dict, ignore, here: str, fpath: str, ctx: Cont
         if key in FROM_TEXT:
             if a != b:
                 ctx.noise.add("compiled", f"{ctx.record} {here + '.' if here else ''}{key}")
+            continue
+        if key in noise.OTHER_LANGUAGES:
+            if a != b:
+                ctx.noise.add("language", f"{ctx.record} {here + '.' if here else ''}{key}")
+            continue
+        if key == "ref" and (a is None or b is None) and ctx.explains(a if b is None else b):
+            ctx.noise.add("reference", f"{ctx.record} {here + '.' if here else ''}{key}")
             continue
         out += _value_changes(a, b, f"{here}.{key}" if here else key, f"{fpath}.{key}" if fpath else key, ctx,
                               at + (key,))
@@ -287,6 +295,17 @@ def pair_renames(removed: list[dict], added: list[dict]) -> list[tuple[dict, dic
         pairs.append((left.pop(old["id"]), right.pop(new["id"])))
         renamed[old["id"]] = new["id"]
 
+    # A record moved into a game mode of its own (the app's Combat Patrol detachments, filed with the
+    # faction's in one release and under combat-patrol/ in the next) is that record moved.
+    for kind in PAIRING_ORDER:
+        for rec in sorted((r for r in left.values() if r["kind"] == kind), key=_order):
+            for mode in _GAME_MODES:
+                there = right.get(ids.in_game_mode(mode, rec["id"]))
+                if there is None and rec["id"].startswith(mode + "/"):
+                    there = right.get(rec["id"][len(mode) + 1:])
+                if there is not None and there["kind"] == kind:
+                    take(rec, there)
+                    break
     for kind in PAIRING_ORDER:
         by_entry: dict[tuple, list[dict]] = {}
         for rec in right.values():
@@ -525,21 +544,43 @@ def _evaluate(a: dict, b: dict, reason: str, cache: dict) -> Impact:
         after = after if isinstance(after, float) else None
         delta = round(after - before, 6) if before is not None and after is not None else None
         rows.append({"target": target["name"], "old": before, "new": after, "delta": delta})
+    unknown = sorted({x for w in (a, b) for x in cache.get("not modelled", {}).get(w["id"], [])})
+    if unknown:
+        errors.append("not modelled (left out of both sides): " + ", ".join(f"[{x.upper()}]" for x in unknown))
     return Impact(b["id"], b.get("name", ""), reason, rows, "; ".join(errors))
 
 
 def _expected(weapon: dict, target: dict, cache: dict) -> float | str:
+    """One model's expected wounds removed; where the engine does not know one of the weapon's abilities
+    (a custom one, or one of an edition it does not model), the profile without it, and that ability
+    named as not modelled (`cache['not modelled']`), rather than no number at all."""
     from warscribe.engine import ScenarioError, evaluate
 
     profile = _profile(weapon)
     key = json.dumps([weapon.get("ruleset"), profile, target["name"]], sort_keys=True)
     if key not in cache:
-        scenario = {"ruleset": weapon.get("ruleset", "11e"), "attacker": {"weapons": [{"models": 1, "weapon": profile}]},
-                    "target": {k: v for k, v in target.items() if k != "name"}}
+        def run(p: dict) -> float:
+            scenario = {"ruleset": weapon.get("ruleset", "11e"), "attacker": {"weapons": [{"models": 1, "weapon": p}]},
+                        "target": {k: v for k, v in target.items() if k != "name"}}
+            return round(evaluate(scenario).expected_wounds_removed, 6)
         try:
-            cache[key] = round(evaluate(scenario).expected_wounds_removed, 6)
+            cache[key] = run(profile)
         except ScenarioError as exc:
             cache[key] = f"{weapon['id']}: {exc}"
+            kept, dropped = [], []
+            for ab in profile.get("abilities") or []:
+                try:
+                    run(dict(profile, abilities=[ab]))
+                    kept.append(ab)
+                except ScenarioError:
+                    dropped.append(str(ab.get("text") or ab.get("id")) if isinstance(ab, dict) else str(ab))
+            if dropped:
+                try:
+                    cache[key] = run(dict(profile, abilities=kept))
+                    cache.setdefault("not modelled", {})[weapon["id"]] = sorted(
+                        set(cache.get("not modelled", {}).get(weapon["id"], [])) | set(dropped))
+                except ScenarioError:
+                    pass
     return cache[key]
 
 

@@ -21,18 +21,61 @@ SECTIONS: dict[str, str] = {
 CORE = "Core rules"  # the group of records no faction owns (core rules and abilities, keywords)
 
 
+class DiffError(Exception):
+    """A side that cannot be read or built (not a build, not a revision)."""
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """One source of a side as the release it is: the app's data version 886 of 2026-07-07, the manual v1.1."""
+
+    kind: str | None  # app-json | field-manual | None (other kinds: no release read)
+    file: str  # its file name, as provenance names it (the first part of a record's source file)
+    version: str | None = None
+    date: str | None = None  # YYYY-MM-DD
+    dates: dict = field(default_factory=dict, compare=False)  # the app's faction files: cited file -> updated
+
+    def short(self) -> str:
+        what = {"app-json": "app data", "field-manual": "Field Manual"}.get(self.kind or "", self.file)
+        bits = [f"{what} {'v' if self.kind == 'field-manual' else ''}{self.version}" if self.version else what]
+        return " ".join(bits + ([self.date] if self.date else []))
+
+
 @dataclass(frozen=True)
 class Side:
     """One side of a comparison: what was given, how it was read, and its release date when known."""
 
     label: str  # as given on the command line (a folder, an archive, a git revision)
     origin: str  # the bundle read
-    how: str = "build"  # build | git | battlescribe
-    date: str | None = None  # YYYY-MM-DD: the revision's commit date, or the archive's newest member
+    how: str = "build"  # build | git | battlescribe | app-json | field-manual
+    date: str | None = None  # YYYY-MM-DD: the revision's commit date, the archive's newest member, the data's own
     commit: str | None = None
+    version: str | None = None  # the release of the 11th-edition sources: 'app data 886 + Field Manual v1.1'
+    sources: tuple = ()  # SourceInfo of the sources whose release is known
+
+    @classmethod
+    def of_sources(cls, label: str, origin: str, how: str, sources: tuple) -> Side:
+        """A side whose version and date are those of its sources (the newest date)."""
+        known = [s for s in sources if s.version or s.date]
+        version = " + ".join(s.short() for s in known) or None
+        date = max((s.date for s in known if s.date), default=None)
+        return cls(label, origin, how, date, None, version, tuple(sources))
+
+    def source(self, file: str | None) -> SourceInfo | None:
+        """The release of the source a record's provenance file is in ('gdc-11e-886.tar.xz/gdc/x.json')."""
+        if not file:
+            return None
+        parts = file.split("/")
+        for s in self.sources:
+            if s.file in parts:  # 'sources/gdc-11e-886.tar.xz/gdc/x.json': a build cites it from its manifest's folder
+                return s
+        return None
 
     def as_dict(self) -> dict:
-        return {"label": self.label, "origin": self.origin, "how": self.how, "date": self.date, "commit": self.commit}
+        out = {"label": self.label, "origin": self.origin, "how": self.how, "date": self.date, "commit": self.commit}
+        if self.version is not None:  # the sources' releases (11th edition): absent for BattleScribe sides
+            out["version"] = self.version
+        return out
 
 
 @dataclass(frozen=True)
@@ -45,24 +88,39 @@ class Cite:
     catalogue: str | None = None
     date: str | None = None  # a Wahapedia publication's latest errata, YYYY-MM-DD
 
+    release: str | None = field(default=None, compare=False)  # the source's release: 'app data 886'
+
     @classmethod
-    def of(cls, record: dict | None) -> Cite | None:
-        for src in (record or {}).get("source") or []:
-            if not isinstance(src, dict) or not isinstance(src.get("file"), str):
-                continue
+    def of(cls, record: dict | None, side: Side | None = None, field_name: str | None = None) -> Cite | None:
+        """Where `record` came from: its first source, or, for `field_name`, the source that gave that field
+        (the Field Manual's points over the app's unit); dated and versioned by `side`'s releases."""
+        sources = [s for s in (record or {}).get("source") or []
+                   if isinstance(s, dict) and isinstance(s.get("file"), str)]
+        if field_name:
+            sources = [s for s in sources if field_name in (s.get("fields") or ())] + sources
+        for src in sources:
             entry = src.get("entry") if isinstance(src.get("entry"), dict) else {}
             pub = src.get("publication") if isinstance(src.get("publication"), dict) else {}
-            return cls(src["file"], src.get("first_line"), entry.get("id"), entry.get("catalogue"),
-                       pub.get("errata_date"))
+            date, release = pub.get("errata_date"), None
+            info = side.source(src["file"]) if side is not None else None
+            if info is not None:
+                parts = src["file"].split("/")
+                inner = "/".join(parts[parts.index(info.file):])
+                date = date or info.dates.get(inner) or info.date
+                release = info.short() if info.version else None
+            return cls(src["file"], src.get("first_line"), entry.get("id"), entry.get("catalogue"), date, release)
         return None
 
     def short(self) -> str:
-        """'Imperium - Adeptus Custodes.cat:193 #c8a6-a4c5-703e-b717' (the archive's name left out)."""
+        """'Imperium - Adeptus Custodes.cat:193 #c8a6-a4c5-703e-b717' (the archive's name left out),
+        'adeptuscustodes.json:449 (app data 886 2026-07-07)'."""
         name = self.file.rsplit("/", 1)[-1]
         out = name + (f":{self.line}" if self.line else "")
         if self.entry:
             out += f" #{self.entry}"
-        if self.date:
+        if self.release:
+            out += f" ({self.release}" + (f", {self.date})" if self.date and self.date not in self.release else ")")
+        elif self.date:
             out += f" ({self.date})"
         return out
 
@@ -131,6 +189,8 @@ class Ledger:
     noise: dict = field(default_factory=dict)  # rule -> {count, meaning, examples}
     caveats: list[str] = field(default_factory=list)
     records: dict = field(default_factory=dict)  # the record-level comparison: added, removed, changed, renamed
+    # Across editions (a 10th-edition build against an 11th's): warscribe.ledger.migration.Migration, and no items
+    migration: object = None
 
     def section(self, name: str) -> list[Item]:
         return [i for i in self.items if i.section == name]

@@ -28,6 +28,10 @@ RULES: dict[str, str] = {
                     "changed only because those records were added, removed or changed themselves: that is the change",
     "compiled": "what Warscribe derives from a text (compiled effects, mentions, the keyword expression of a "
                 "restriction or target): the text itself is compared",
+    "language": "a change only in another language (a record's `names`: the French or German name); the English "
+                "text is the rule",
+    "reference": "a reference that appears or goes only because the record it points at was added or removed (a "
+                 "core ability's `ref` once the core rules are in the data): that record is the change",
 }
 # The text rules, in the order they are tried: a difference counts under the first form that makes it vanish.
 TEXT_RULES = ("whitespace", "quotes", "case", "markup")
@@ -37,6 +41,8 @@ _QUOTES = str.maketrans({"’": "'", "‘": "'", "‛": "'", "′": "'", "`": "'
 # BattleScribe's markup: **bold**, ^^keyword^^, *emphasis*, __underline__.
 _MARKUP = re.compile(r"\*\*|\^\^|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 
+# Fields holding a record's names in other languages: never a change of the rule.
+OTHER_LANGUAGES = frozenset({"names"})
 # Fields holding what Warscribe compiles from a record's text, never compared themselves.
 FROM_TEXT = frozenset({"effects", "mentions", "restriction_keywords", "target_keywords"})
 # (kind, field) -> lists of record ids (or names) derived from other records.
@@ -77,9 +83,9 @@ def item_key(item) -> str | None:
     """What identifies an item of a list of records' parts (an ability, a model, a price tier), or None."""
     if not isinstance(item, dict):
         return None
-    if "models" in item and "points" in item:  # a price tier: its size and condition
-        cond = item.get("condition")
-        return f"{item['models']} models" + (f", {cond}" if cond else "")
+    if "models" in item and "points" in item:  # a price tier: its size, condition and requisition threshold
+        cond, copy = item.get("condition"), item.get("from_copy")
+        return f"{item['models']} models" + (f", {cond}" if cond else "") + (f", from copy {copy}" if copy else "")
     for key in ("name", "id", "text", "marker"):
         value = item.get(key)
         if isinstance(value, str) and value:

@@ -47,9 +47,13 @@ def signed(delta: int | None) -> str:
 def side_line(name: str, side: Side) -> str:
     bits = [side.label]
     if side.how != "build":
-        bits.append({"git": "git revision", "battlescribe": "BattleScribe data"}.get(side.how, side.how)
+        bits.append({"git": "git revision", "battlescribe": "BattleScribe data", "app-json": "the app's data",
+                     "field-manual": "the Munitorum Field Manual"}.get(side.how, side.how)
                     + (f" {side.commit[:12]}" if side.commit else ""))
-    bits.append(f"released {side.date}" if side.date else "release date unknown")
+    if side.version:
+        bits.append(side.version)
+    if not (side.date and side.version and side.date in side.version):
+        bits.append(f"released {side.date}" if side.date else "release date unknown")
     return f"{name}: " + bits[0] + " (" + ", ".join(bits[1:]) + ")"
 
 
@@ -57,8 +61,14 @@ def cite(old: Cite | None, new: Cite | None) -> str:
     """Both sources of a change in one short form: the same entry once, its lines old -> new."""
     if old and new and old.file.rsplit("/", 1)[-1] == new.file.rsplit("/", 1)[-1] and old.entry == new.entry:
         line = f":{old.line}" if old.line == new.line else f":{old.line}→{new.line}"
-        return new.file.rsplit("/", 1)[-1] + line + (f" #{new.entry}" if new.entry else "") + (
-            f" ({new.date})" if new.date else "")
+        if old.line is None and new.line is None:
+            line = ""
+        when = f" ({new.date})" if new.date else ""
+        if old.release or new.release:  # two releases of one source: both named, with their dates
+            def rel(c: Cite) -> str:
+                return (c.release or "?") + (f", {c.date}" if c.date and c.date not in (c.release or "") else "")
+            when = f" ({rel(old)} → {rel(new)})" if rel(old) != rel(new) else f" ({rel(new)})"
+        return new.file.rsplit("/", 1)[-1] + line + (f" #{new.entry}" if new.entry else "") + when
     parts = []
     if old:
         parts.append("old " + old.short())
@@ -84,6 +94,11 @@ def records_line(ledger: Ledger) -> str:
 
 
 def counts_line(ledger: Ledger) -> str:
+    if ledger.migration is not None:
+        m = ledger.migration
+        s = m.summary()
+        return (f"edition migration {m.editions[0]} -> {m.editions[1]}: {s['matched']} units in both ({s['changed']} "
+                f"changed), {s['only_old']} only in {m.editions[0]}, {s['only_new']} only in {m.editions[1]}.")
     c = ledger.counts()
     points = f"{c['points']} points ({c['points_up']} up, {c['points_down']} down)"
     if c["points_conditional"]:
