@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from warscribe.site import disputes, urls
+from warscribe.site import disputes, migration_pages, urls
+from warscribe.site import matchups  # the unit against common targets (issue 42)
 from warscribe.site.damage import REFERENCES
 from warscribe.site.linker import Unresolved
 from warscribe.site.markup import GroupRow, el, esc, table
@@ -61,7 +62,9 @@ def datasheet(site: Site, ds: dict) -> Page:
                                       weapon_rows(site, page, group), label=title,
                                       class_="ws-table ws-weapons ws-" + kind), anchor=kind + "-weapons")
     if weapons:
-        page.section("Damage against reference targets", damage_table(site, page, weapons), anchor="damage")
+        page.section("Damage against reference targets", damage_table(site, page, shown_order(weapons)),
+                     anchor="damage")
+        page.section("Unit matchups", matchups.page_section(site, ds), anchor="matchups")
     page.section("Abilities", abilities(site, page, ds))
     # (Linker.text gives a paragraph per line: no <p> around it.)
     page.section("Transport", site.text(page, ds.get("transport"), ds))
@@ -76,6 +79,7 @@ def datasheet(site: Site, ds: dict) -> Page:
     page.section("Keywords", keywords(site, page, ds))
     page.section("Stratagems", datasheet_stratagems(site, page, ds), anchor="stratagems")
     site.faq_section(page, ds)
+    migration_pages.section(site, page, ds)
     site.provenance(page, [ds] + weapons)
     if is_patrol(ds):
         site.patrol_nav(page, ds["faction"])
@@ -171,6 +175,19 @@ def models(site: Site, page: Page, ds: dict) -> None:
     page.section("Models", body)
 
 
+def shown_order(weapons: list[dict]) -> list[dict]:
+    """The weapons in the order the weapon tables show them: ranged, then melee, the profiles of
+    one weapon together (so that every table of the page lists them alike)."""
+    out = []
+    for kind in ("ranged", "melee"):
+        groups: dict[str, list[dict]] = {}
+        for w in weapons:
+            if w["type"] == kind:
+                groups.setdefault(w.get("profile_of") or "\0" + w["id"], []).append(w)
+        out += [w for group in groups.values() for w in group]
+    return out
+
+
 def weapon_rows(site: Site, page: Page, weapons: list[dict]) -> list:
     """A row per weapon; the profiles of one weapon (a plasma pistol's Standard and Supercharge) under
     a row of the weapon's name, each named by its profile."""
@@ -246,7 +263,9 @@ def attachment(site: Site, page: Page, ds: dict, att: dict | None) -> str:
     if not att:
         return ""
     units = []
-    for name in att.get("units", []):
+    # As a player reads a list: in alphabetical order, each unit once (sources list them in the
+    # order their files happen to give, and a name twice where two entries lead the same unit).
+    for name in sorted(dict.fromkeys(att.get("units", [])), key=lambda n: (n.casefold(), n)):
         found = site.bundle.named(name, "datasheet", ds["ruleset"])
         # The unit of the same game mode first (Combat Patrol's forces have units of matched play's names).
         found = sorted(found, key=lambda r: is_patrol(r) != is_patrol(ds))
@@ -273,6 +292,22 @@ _GROUP_ORDER = {"core": 0, "detachment": 2, "boarding-actions": 3}
 _GROUP_TITLES = {"core": "Core stratagems", "boarding-actions": "Boarding Actions", "detachment": "Other stratagems"}
 
 
+def _same_stratagem(s: dict) -> tuple:
+    """What makes two detachments' stratagems one stratagem to a player: name, cost and words."""
+    words = " ".join(" ".join((s.get(k) or "").split()) for k in ("when", "target", "effect", "restrictions"))
+    return s["name"].casefold(), s["cp"], words.casefold()
+
+
+def _shared_stratagems(site: Site, strats: list[dict]) -> dict[tuple, list[dict]]:
+    """Detachment stratagems printed alike in two detachments or more (ARMOUR OF CONTEMPT in a
+    score of Space Marines detachments): each such stratagem, with its copies."""
+    copies: dict[tuple, list[dict]] = {}
+    for s in strats:
+        if site.bundle.detachment_of(s) is not None:
+            copies.setdefault(_same_stratagem(s), []).append(s)
+    return {sig: sorted(c, key=lambda s: s["id"]) for sig, c in copies.items() if len(c) > 1}
+
+
 def datasheet_stratagems(site: Site, page: Page, ds: dict) -> str:
     """The stratagems that can target this unit: the effects compiler's target lists where the
     build has them (``datasheet.stratagems``), else its faction's and the core ones."""
@@ -282,8 +317,11 @@ def datasheet_stratagems(site: Site, page: Page, ds: dict) -> str:
     strats = [s for s in site.bundle.stratagems_for(ds) if is_patrol(s) == patrol or (patrol and not s.get("detachment"))
               ] if compiled else site.fallback_stratagems(ds)
     groups: dict[str, list[dict]] = {}
+    shared = _shared_stratagems(site, strats)
     for s in strats:
         det = site.bundle.detachment_of(s)
+        if det is not None and _same_stratagem(s) in shared:
+            continue  # listed once, under "In several detachments"
         key = det["id"] if det else s["origin"]
         groups.setdefault(key, []).append(s)
 
@@ -292,6 +330,18 @@ def datasheet_stratagems(site: Site, page: Page, ds: dict) -> str:
         return (1, det["name"].casefold(), key) if det else (_GROUP_ORDER.get(key, 2), key, key)
 
     body = []
+    if shared:
+        # One line a stratagem, naming the detachments that print it.
+        firsts, where = [], {}
+        for copies in shared.values():
+            dets = sorted({d["id"]: d for d in map(site.bundle.detachment_of, copies)}.values(),
+                          key=lambda d: (d["name"].casefold(), d["id"]))
+            firsts.append(copies[0])
+            where[copies[0]["id"]] = el("small", " in " + ", ".join(site.ref(page.url, d) for d in dets),
+                                        class_="ws-role")
+        summary = el("summary", esc("In several detachments") + " " + el("span", count(len(firsts), "stratagem"),
+                                                                          class_="ws-count"))
+        shared_html = el("details", summary + site.stratagem_list(page, firsts, after=where), class_="ws-group")
     keys = sorted(groups, key=order)
     for key in keys:
         det = site.bundle.get(key) if key not in _GROUP_TITLES else None
@@ -305,9 +355,13 @@ def datasheet_stratagems(site: Site, page: Page, ds: dict) -> str:
         summary = el("summary", esc(det["name"]) + " " + el("span", count(len(groups[key]), "stratagem"), class_="ws-count"))
         body.append(el("details", summary + el("p", site.ref(page.url, det) + " detachment", class_="ws-role") + listed,
                        class_="ws-group"))
+    if shared:  # after the core stratagems, before the detachments of their own
+        body.insert(sum(1 for k in keys if order(k)[0] == 0), shared_html)
     if not body:
         return ""
     note = ("Stratagems whose target this unit's keywords satisfy." if compiled else
             "Stratagems of this unit's faction and the core stratagems of its ruleset; check each one's target.")
-    total = sum(len(v) for v in groups.values())
+    total = sum(len(v) for v in groups.values()) + len(shared)
+    if shared:
+        groups = dict(groups, shared=[])  # counted as a group of its own
     return el("p", note + f" {count(total, 'stratagem')} in {count(len(groups), 'group')}.", class_="ws-note") + "".join(body)

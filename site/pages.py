@@ -274,17 +274,18 @@ class Site:
         return el("ul", "".join(el("li", self.ref(page.url, r, tip=tip)) for r in records),
                   class_=class_) if records else ""
 
-    def stratagem_list(self, page: Page, strats: list[dict]) -> str:
+    def stratagem_list(self, page: Page, strats: list[dict], after: dict[str, str] | None = None) -> str:
+        """Stratagems with their CP, phases and category; `after`: HTML to add to a stratagem's line, by id."""
         items = []
         for s in sorted(strats, key=lambda s: s["name"]):
             href = self.href(page.url, self.url_of(s))
             item = self._stratagem_items.get((s["id"], href))
             if item is None:
                 cp = el("span", f"{s['cp']}CP", class_="ws-cp")
-                item = self._stratagem_items[(s["id"], href)] = el("li", cp + " " + tip_link(href, s["name"], self.tip(s))
-                                                                   + phase_tags(s)
-                                                                   + (" — " + esc(s["category"]) if s.get("category") else ""))
-            items.append(item)
+                item = self._stratagem_items[(s["id"], href)] = (cp + " " + tip_link(href, s["name"], self.tip(s))
+                                                                 + phase_tags(s)
+                                                                 + (" — " + esc(s["category"]) if s.get("category") else ""))
+            items.append(el("li", item + ((after or {}).get(s["id"]) or "")))
         return el("ul", "".join(items), class_="ws-stratagems")
 
     def enhancement_list(self, page: Page, enh: list[dict]) -> str:
