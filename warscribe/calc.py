@@ -34,6 +34,10 @@ def add_unit_arguments(p) -> None:
     p.add_argument("--detachment", metavar="NAME", help="the attacker's detachment (its rule applies)")
     p.add_argument("--target-detachment", metavar="NAME", help="the target's detachment")
     p.add_argument("--enhancement", metavar="NAME", help="an enhancement of the attacker's leader")
+    p.add_argument("--roster", metavar="LIST", help="an army list (as `warscribe roster` reads them): --attacker "
+                   "names one of its units (its name as listed, or its line), fired with its models and weapons as listed "
+                   "and the characters the list attaches to it")
+    p.add_argument("--target-roster", metavar="LIST", help="an army list --target names a unit of, the same way")
     p.add_argument("--fight", action="store_true", help="melee weapons (the Fight phase) instead of ranged ones")
     p.add_argument("--ruleset", choices=["10e", "11e"], help="the ruleset (default: the datasheets')")
     for flag, what in (("--half-range", "half_range"), ("--stationary", "stationary"), ("--charged", "charged"),
@@ -56,6 +60,16 @@ def unit_scenario(args) -> dict:
             side["stratagems"] = list(stratagems)
         if detachment:
             side["detachment"] = detachment
+    for side, listed, which in ((attacker, getattr(args, "roster", None), args.attacker),
+                                (target, getattr(args, "target_roster", None), args.target)):
+        if listed:
+            from warscribe.army_units import side_from_list
+
+            found, notes = side_from_list(listed, which, args.kb)
+            for note in notes:
+                print(f"note: {printable(listed)}: {printable(which)}: {printable(note, 500)}", file=sys.stderr)
+            side.pop("datasheet")
+            side.update({k: v for k, v in found.items() if k not in side})
     if args.loadout:
         attacker["loadout"] = list(args.loadout)
     if args.enhancement:

@@ -27,7 +27,8 @@ def _documented() -> list[str]:
 
 def _expansions(command: str) -> list[list[str]]:
     """Each way to write `command`: optional groups left out or given, 'a|b' as each alternative."""
-    parts = re.findall(r"\[[^\]]*\]|\S+", command)
+    # A quoted argument ("Deathwing Terminator Squad") is one word, as the shell reads it.
+    parts = [p[1:-1] if p.startswith('"') else p for p in re.findall(r'\[[^\]]*\]|"[^"]*"|\S+', command)]
     choices = []
     for part in parts[1:]:
         if part.startswith("["):

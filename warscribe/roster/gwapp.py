@@ -26,7 +26,7 @@ import re
 import unicodedata
 
 from warscribe.roster import lines as L
-from warscribe.roster.model import Detachment, Enhancement, ModelLine, Named, Roster, Unit
+from warscribe.roster.model import Detachment, Enhancement, Gear, ModelLine, Named, Roster, Unit
 from warscribe.schema.diagnostics import Diagnostic
 
 _POINTS = re.compile(r"^(?P<name>.*?)\s*\(\s*(?P<n>" + L.NUMBER + r")\s*(?P<unit>points?|pts?)\s*\)\s*$", re.I)
@@ -236,6 +236,7 @@ def _body(lines: list[L.Line], i: int, roster: Roster) -> None:
             model = (line.indent, got)
         elif got and model is not None:
             model[1].wargear += [w.name for w in got]
+            model[1].gear_counts.update((w.name, w.count) for w in got if w.count is not None)
         elif got:
             unit.wargear += got
     for u in roster.units:
@@ -278,7 +279,7 @@ def _unit_line(lines: list[L.Line], n: int, unit: Unit, roster: Roster) -> Model
         model = ModelLine(L.spaced(name), line.no, count=count)
         unit.model_lines.append(model)
         return model
-    return [Named(L.spaced(L.counted(item)[1]), line.no) for item in L.items(text)]
+    return [Gear(L.spaced(name), line.no, count=n) for n, name in map(L.counted, L.items(text))]
 
 
 def _edition(roster: Roster) -> None:

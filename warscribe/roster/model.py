@@ -39,9 +39,19 @@ class Detachment(Named):
 
 
 @dataclass
+class Gear(Named):
+    """A piece of wargear as listed, with its count where the list prints one ('4x Power fist')."""
+
+    count: int | None = None
+
+
+@dataclass
 class ModelLine(Named):
     count: int = 1
     wargear: list[str] = field(default_factory=list)
+    # How many of an item the models of this line carry, where the list says ('4x Storm bolter'
+    # under '4x Deathwing Terminator'); an item not here is carried by every model of the line.
+    gear_counts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
