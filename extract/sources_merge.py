@@ -91,8 +91,9 @@ def _loose(name: str) -> str:
     return "".join(loose_words(name))
 
 
-def _legends(name: str) -> bool:
-    return "legends" in name.casefold()
+def _legends(rec: dict) -> bool:
+    """A Legends datasheet: marked so (`legends`), or named so by a source that does not mark it."""
+    return bool(rec.get("legends")) or "legends" in rec["name"].casefold()
 
 
 def _datasheet_of(record_id: str) -> str:
@@ -160,7 +161,7 @@ def _best_candidate(rec: dict, candidates: list[dict]) -> dict | None:
         same_faction = folded_name(cand["faction"] or "") == folded_name(rec["faction"] or "")
         if not shared and not same_faction:
             continue
-        scored.append(((same_faction, _legends(cand["name"]) == _legends(rec["name"]), len(shared)), cand["id"], cand))
+        scored.append(((same_faction, _legends(cand) == _legends(rec), len(shared)), cand["id"], cand))
     if not scored:
         return None
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)

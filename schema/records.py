@@ -45,14 +45,14 @@ def datasheet(*, id: str, name: str, ruleset: str, faction: str, keywords: list[
               abilities: list[dict], weapons: list[str], wargear_options: list[dict],
               extra_points: list[dict] = OMIT, transport: str = OMIT, loadout: str = OMIT, leader: dict = OMIT,
               led_by: dict = OMIT, support: dict = OMIT, models: list[dict] = OMIT,
-              stratagems: list[str] = OMIT, names: dict = OMIT, game_mode: str = OMIT,
+              stratagems: list[str] = OMIT, names: dict = OMIT, game_mode: str = OMIT, legends: bool = OMIT,
               source: list[dict] = OMIT, rulesets: list[str] = OMIT) -> dict:
     return _record("datasheet", id, name, ruleset, rulesets, dict(
         faction=faction, keywords=keywords, faction_keywords=faction_keywords, composition=composition,
         points=points, extra_points=extra_points, abilities=abilities, transport=transport, weapons=weapons,
         loadout=loadout, wargear_options=wargear_options,
         leader=leader, led_by=led_by, support=support, models=models, stratagems=stratagems, names=names,
-        game_mode=game_mode, source=source))
+        game_mode=game_mode, legends=legends, source=source))
 
 
 def weapon(*, id: str, name: str, ruleset: str, datasheet: str, type: str, range: int | float | None,

@@ -12,7 +12,9 @@ size, and its transport capacity. Each field of each sampled datasheet that diff
 Run by tests/formats/test_battlescribe_audit.py on the 10e snapshot; as a script it
 audits any build folder, which is how the error rate of another version is measured:
 
-    python tests/bs_audit.py OUT_FOLDER ../shared/bsdata/wh40k-10e-801555b.tar.xz
+    python tests/bs_audit.py OUT_FOLDER ../shared/bsdata/wh40k-10e-801555b.tar.xz [N]
+
+(N datasheets, 80 unless given; 0: every datasheet of the game.)
 """
 
 from __future__ import annotations
@@ -68,6 +70,11 @@ class Data:
                                                 "infoGroup", "categoryEntry") and el.get("id") not in self.by_id:
                     self.by_id[el.get("id")] = (el, name)
         self.catalogues = {root.get("id"): name for name, root in self.roots.items()}
+        # Categories a unit's own choice adds to it (a Kinhost Commander's Exoframe specialism adds
+        # EXOFRAME): whether the unit is one depends on that choice.
+        self.added = {m.get("value") for root in self.roots.values() for e in root.iter("selectionEntry")
+                      if e.get("type") == "upgrade" for m in e.iter("modifier")
+                      if m.get("field") == "category" and m.get("type") == "add"}
         self.pts = {c.get("id") for root in self.roots.values() for c in root.iter("costType") if c.get("name") == "pts"}
         # The detachments: what a roster chooses for the whole army, never an ancestor of a unit.
         self.detachments = {e.get(k) for root in self.roots.values() for g in root.iter("selectionEntryGroup")
@@ -111,6 +118,9 @@ class Expected:
     faction_keywords: set[str] = field(default_factory=set)
     models: dict[str, tuple] = field(default_factory=dict)  # profile name -> characteristics
     invulnerable: dict[str, int] = field(default_factory=dict)  # model profile name -> save
+    name: str = ""  # as printed: without BattleScribe's ' [Legends]'
+    legends: bool = False
+    conditional: dict[str, set[str]] = field(default_factory=dict)  # wargear ability -> the choices it needs
     weapons: set[tuple] = field(default_factory=set)
     abilities: set[str] = field(default_factory=set)
     leader: set[str] = field(default_factory=set)
@@ -147,15 +157,23 @@ class Unit:
         self.cats = {c.get("targetId") for el in (target, link) for c in kids(el, "categoryLinks", "categoryLink")}
         self.cats.add(target.get("id"))
         self.profiles: list[tuple[ET.Element, frozenset, str]] = []  # (profile, ancestors' ids, owner model)
+        self.gear: list[tuple[str, frozenset]] = []  # per profile: the wargear holding it, what that wargear needs
+        self.needs: dict[str, set[str]] = {}  # wargear name -> the names of the choices it is offered only with
         self.rules: list[str] = []
         self.models: list[ET.Element] = []
         self.seen: set[int] = set()
         self._walk(target, frozenset(self.cats), "", 0, wargear=False)
         self._walk(link, frozenset(self.cats), "", 0, wargear=False)
 
+    def _add(self, profile: ET.Element, ancestors: frozenset, owner: str, gear: tuple[str, frozenset]) -> None:
+        self.profiles.append((profile, ancestors, owner))
+        self.gear.append(gear)
+
     def _hidden(self, el: ET.Element, ancestors: frozenset = frozenset(), choice: bool = False) -> bool:
         """Hidden outright, or by conditions all known here; `choice`: a unit's wargear, offered if any
         roster could show it (what a detachment unlocks is still wargear of the datasheet)."""
+        if choice and needs(self.data, el):
+            return False  # offered only with a choice (a detachment, a chapter): wargear with its condition
         if el.get("hidden") == "true":
             return True
         for mod, outer in _own_modifiers(el):
@@ -174,6 +192,8 @@ class Unit:
         child = self.data.by_id.get(c.get("childId") or "")
         if c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") and child is not None \
                 and child[0].tag == "categoryEntry":
+            if c.get("childId") not in ancestors and c.get("childId") in self.data.added and choice:
+                return None  # a category the unit's own choice may add
             return (c.get("childId") in ancestors) == (c.get("type") == "instanceOf")
         if c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") \
                 and c.get("childId") in self.data.detachments:
@@ -191,20 +211,21 @@ class Unit:
             return True  # not a Crusade force
         return None
 
-    def _walk(self, el: ET.Element, ancestors: frozenset, owner: str, depth: int, wargear: bool) -> None:
-        if depth > 30 or (id(el), owner) in self.seen:
+    def _walk(self, el: ET.Element, ancestors: frozenset, owner: str, depth: int, wargear: bool,
+              gear: tuple[str, frozenset] = ("", frozenset())) -> None:
+        if depth > 30 or (id(el), owner, gear[0]) in self.seen:
             return
-        self.seen.add((id(el), owner))
+        self.seen.add((id(el), owner, gear[0]))
         weapon = any(p.get("typeName") in ("Ranged Weapons", "Melee Weapons") for p in kids(el, "profiles", "profile"))
         for p in kids(el, "profiles", "profile"):
             if not self._hidden(p, ancestors):
-                self.profiles.append((p, ancestors, owner if not wargear or p.get("typeName") == "Unit" else "wargear"))
+                self._add(p, ancestors, owner if not wargear or p.get("typeName") == "Unit" else "wargear", gear)
         for r in kids(el, "rules", "rule"):
             if not weapon and not self._hidden(r, ancestors):
                 self.rules.append(r.get("name", ""))
         for g in kids(el, "infoGroups", "infoGroup"):
             if not self._hidden(g, ancestors):
-                self._walk(g, ancestors, owner, depth + 1, wargear)
+                self._walk(g, ancestors, owner, depth + 1, wargear, gear)
         for lk in kids(el, "infoLinks", "infoLink"):
             t = self.data.target(lk)
             if t is None or self._hidden(lk, ancestors) or self._hidden(t, ancestors):
@@ -212,9 +233,9 @@ class Unit:
             if t.tag == "rule" and not weapon:
                 self.rules.append(_shown(lk, t))
             elif t.tag == "profile":
-                self.profiles.append((t, ancestors, owner if not wargear else "wargear"))
+                self._add(t, ancestors, owner if not wargear else "wargear", gear)
             elif t.tag == "infoGroup":
-                self._walk(t, ancestors, owner, depth + 1, wargear)
+                self._walk(t, ancestors, owner, depth + 1, wargear, gear)
         children = kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup")
         for lk in kids(el, "entryLinks", "entryLink"):
             t = self.data.target(lk)
@@ -228,8 +249,48 @@ class Unit:
             if c.get("type") == "model":
                 self.models.append(c)
                 self._walk(c, ancestors | ids, c.get("name", ""), depth + 1, False)
+            elif c.get("type") == "upgrade":
+                wanted = frozenset(needs(self.data, c)) | gear[1]
+                if wanted:
+                    self.needs.setdefault(c.get("name", "").casefold(), set()).update(wanted)
+                self._walk(c, ancestors | ids, owner, depth + 1, True, (c.get("name", ""), wanted))
             else:
-                self._walk(c, ancestors | ids, owner, depth + 1, wargear or c.get("type") == "upgrade")
+                self._walk(c, ancestors | ids, owner, depth + 1, wargear, gear)
+
+
+def needs(data: Data, el: ET.Element) -> set[str]:
+    """The names of the choices an entry (or category) is offered only with: hidden unless one of them is
+    selected in the roster, the force or the unit itself (a detachment: Pantheon of Woe; a chapter of a
+    Crucible character: Space Wolves). Read two ways: hidden outright and shown when one is selected;
+    or hidden when none is (a lone condition, or one of an 'or' whose other parts ask what the bearer is)."""
+    out: set[str] = set()
+    scopes = ("roster", "force", "root-entry", "unit")
+
+    def name(child: str) -> str | None:
+        hit = data.by_id.get(child)
+        return hit[0].get("name") if hit is not None and hit[0].get("type") == "upgrade" else None
+
+    for mod, outer in _own_modifiers(el):
+        if mod.get("field") != "hidden":
+            continue
+        # a Crusade force's test ('the force is not a Crusade force') holds in matched play
+        conds = [c for c in list(mod.iter("condition")) + outer if c.get("field") != "forces"]
+        if el.get("hidden") == "true" and mod.get("value") == "false" and conds:
+            picked = [name(c.get("childId", "")) for c in conds if c.get("scope") in scopes
+                      and c.get("field") == "selections" and c.get("type") in ("atLeast", "greaterThan")
+                      and c.get("value") in ("1", "0") and (c.get("type") == "greaterThan") == (c.get("value") == "0")]
+            if picked and all(picked) and len(picked) == len(conds):
+                out |= set(picked)
+        elif el.get("hidden") != "true" and mod.get("value") == "true" and conds:
+            missing = [name(c.get("childId", "")) for c in conds if c.get("scope") in scopes
+                       and c.get("field") == "selections" and (c.get("type"), c.get("value")) in
+                       (("lessThan", "1"), ("equalTo", "0"))]
+            group = next(iter(mod.iter("conditionGroup")), None)
+            alone = len(conds) == 1 or (group is not None and group.get("type") == "or" and all(
+                c.get("scope") == "ancestor" for c in conds if name(c.get("childId", "")) is None))
+            if missing and all(missing) and alone and len(missing) == 1:
+                out |= set(missing)
+    return out
 
 
 def _shown(link: ET.Element, target: ET.Element) -> str:
@@ -447,26 +508,37 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
         return None
     faction = catalogue_faction(army)
     out = Expected(f"{slug(faction)}/{slug(target.get('name', ''))}", f"{army_name} {link.get('id')}")
+    out.name = clean(re.sub(r"\s*\[legends\]\s*", " ", target.get("name", ""), flags=re.I))
+    out.legends = re.search(r"\[legends\]", target.get("name", ""), re.I) is not None
+    # what the unit itself is offered only with (Chaos Daemons' Shadow Legion units): its categories
+    # hidden by the same test are its own
+    gated = needs(data, target) | needs(data, link)
     for el in [target, link] + unit.models:
         for c in kids(el, "categoryLinks", "categoryLink"):
             cat = data.by_id.get(c.get("targetId") or "")
-            if cat is not None and (cat[0].get("hidden") == "true" or _allied_budget(cat[0], data)):
-                continue
+            if cat is not None and (cat[0].get("hidden") == "true" or _allied_budget(cat[0], data)
+                                    or not needs(data, cat[0]) <= gated):
+                continue  # hidden, a points budget, or shown only with a detachment chosen
             name = c.get("name", "")
             if name.startswith("Faction: "):
                 out.faction_keywords.add(name[9:].upper())
             else:
                 out.keywords.add(name.upper())
     invulnerable: dict[str, int] = {}
-    for p, _anc, owner in unit.profiles:
+    for (p, _anc, owner), (gear, wanted) in zip(unit.profiles, unit.gear):
         name = (p.get("name") or "").lower()
         text = " ".join(_chars(p).values())
+        if p.get("typeName") == "Abilities" and re.match(r"invul?nerable save", name) and owner == "wargear" \
+                and gear and re.search(r"\d\+", name + text):
+            out.abilities.add(clean(gear).casefold())  # the save a wargear choice gives: that wargear's ability
+            if wanted:
+                out.conditional.setdefault(clean(gear).casefold(), set()).update(wanted)
         if p.get("typeName") == "Abilities" and re.match(r"invul?nerable save", name) and owner != "wargear":
             m = re.search(r"(\d)\+", p.get("name", "")) or re.search(r"(\d)\+\s*invulnerable", text, re.I) \
                 or re.search(r"invulnerable save of (\d)\+", text, re.I) or re.fullmatch(r"\s*(\d)\+\s*", text)
             if m:
                 invulnerable.setdefault(owner, int(m.group(1)))
-    for p, anc, owner in unit.profiles:
+    for (p, anc, owner), (_gear, wanted) in zip(unit.profiles, unit.gear):
         kind = p.get("typeName")
         if kind == "Unit":
             c = _modified(p, anc)
@@ -494,6 +566,8 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
             name = re.sub(r"\s*\(psychic\)\s*$", "", clean(p.get("name") or ""), flags=re.I).casefold()
             if name and not re.match(r"invul?nerable save", name) and " ".join(_chars(p).values()).strip():
                 out.abilities.add(name)
+                if wanted and owner == "wargear":
+                    out.conditional.setdefault(name, set()).update(wanted)
     for name in unit.rules:
         base = re.sub(r"[\s\-]*(x|\d+\+?)$", "", name.strip(), flags=re.I).casefold()
         if clean(name).casefold() in VALUED_CORE:
@@ -508,15 +582,17 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
     return out
 
 
-def sample(data: Data, n: int = SAMPLE, seed: int = SEED) -> list[Expected]:
-    """`n` datasheets, drawn with a fixed seed from the units the armies link."""
+def sample(data: Data, n: int = SAMPLE, seed: int = SEED, pick: str | None = None) -> list[Expected]:
+    """`n` datasheets, drawn with a fixed seed from the units the armies link (with `pick`, those whose
+    army or unit name it matches)."""
     offers = []
     for name, root in sorted(data.roots.items()):
         if root.tag != "catalogue" or root.get("library") == "true":
             continue
         for link in kids(root, "entryLinks", "entryLink"):
             t = data.target(link)
-            if t is not None and t.get("type") in ("unit", "model"):
+            if t is not None and t.get("type") in ("unit", "model") and (
+                    pick is None or re.search(pick, f"{name} {t.get('name', '')}", re.I)):
                 offers.append((name, link))
     rng = random.Random(seed)
     rng.shuffle(offers)
@@ -526,7 +602,7 @@ def sample(data: Data, n: int = SAMPLE, seed: int = SEED) -> list[Expected]:
         if e is not None and e.id not in seen:
             seen.add(e.id)
             out.append(e)
-        if len(out) == n:
+        if len(out) == n:  # 0: every datasheet of the game
             break
     return out
 
@@ -537,19 +613,21 @@ def _weapon(record: dict) -> tuple:
             str(record["attacks"]).upper(), skill, str(record["strength"]).upper(), record["ap"], str(record["damage"]).upper())
 
 
-def audit(build: Path, archive: Path, n: int = SAMPLE) -> tuple[int, dict[str, list[str]]]:
+def audit(build: Path, archive: Path, n: int = SAMPLE, pick: str | None = None) -> tuple[int, dict[str, list[str]]]:
     """(datasheets audited, errors by datasheet id) of the build at `build` against the catalogues."""
     data = Data(archive)
     records = {r["id"]: r for kind in ("datasheet", "weapon")
                for r in json.loads((build / "json" / f"{kind}.json").read_text(encoding="utf-8"))["data"]}
     errors: dict[str, list[str]] = {}
-    picked = sample(data, n)
+    picked = sample(data, n, pick=pick)
     for e in picked:
         wrong = errors.setdefault(e.id, [])
         ds = records.get(e.id)
         if ds is None:
             wrong.append(f"missing ({e.where})")
             continue
+        if ds["name"] != e.name or bool(ds.get("legends")) != e.legends:
+            wrong.append(f"name {ds['name']!r} (legends {ds.get('legends')}) != {e.name!r} (legends {e.legends})")
         if set(ds["faction_keywords"]) != e.faction_keywords:
             wrong.append(f"faction keywords {sorted(ds['faction_keywords'])} != {sorted(e.faction_keywords)}")
         if set(ds["keywords"]) != e.keywords:
@@ -567,6 +645,12 @@ def audit(build: Path, archive: Path, n: int = SAMPLE) -> tuple[int, dict[str, l
         abilities = {re.sub(r"\s*\(psychic\)$", "", a["name"].casefold()) for a in ds["abilities"]}
         if abilities != e.abilities:
             wrong.append(f"abilities: extra {sorted(abilities - e.abilities)}, missing {sorted(e.abilities - abilities)}")
+        texts = {re.sub(r"\s*\(psychic\)$", "", a["name"].casefold()): (a.get("text") or "").casefold()
+                 for a in ds["abilities"]}
+        unsaid = sorted(f"{a} ({', '.join(sorted(w))})" for a, w in e.conditional.items()
+                        if a in texts and not all(x.casefold() in texts[a] for x in w))
+        if unsaid:
+            wrong.append(f"wargear shown without the choice it needs: {unsaid[:4]}")
         leader = {u.casefold() for u in (ds.get("leader") or {}).get("units", [])}
         if leader != e.leader:
             wrong.append(f"leader {sorted(leader)} != {sorted(e.leader)}")
@@ -594,3 +678,9 @@ if __name__ == "__main__":
             print("   ", w[:300])
     print(f"{count} datasheets audited: {len(found)} with an error, {total} errors "
           f"({100 * total / max(count, 1):.0f} per 100 datasheets)")
+    by_kind: dict[str, int] = {}
+    for wrong in found.values():
+        for w in wrong:
+            kind = re.match(r"[a-z ]+?(?=[:'\[({]| !=| differ|$)", w)
+            by_kind[kind.group().strip() if kind else w[:20]] = by_kind.get(kind.group().strip() if kind else w[:20], 0) + 1
+    print("errors by field: " + ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items())))

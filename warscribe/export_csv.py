@@ -116,7 +116,9 @@ class _Edition:
     def datasheet(self, ds: dict) -> None:
         t, weapons, abilities_seen = self.t, self.weapons, self.abilities_seen
         did = self.ds_ids[ds["id"]]
-        t["Datasheets.csv"].append({"id": did, "name": _cell(ds["name"]), "faction_id": slugify(ds["faction"]),
+        # one publication for all: a Legends datasheet carries its mark in its name, as the reader takes it back
+        name = ds["name"] + (" [Legends]" if ds.get("legends") else "")
+        t["Datasheets.csv"].append({"id": did, "name": _cell(name), "faction_id": slugify(ds["faction"]),
                                     "source_id": "1", "virtual": "false", "is_support": "false",
                                     "leader_head": _cell((ds.get("leader") or {}).get("text")),
                                     "transport": _cell(ds.get("transport")), "loadout": _cell(ds.get("loadout"))})

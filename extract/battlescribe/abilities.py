@@ -14,7 +14,14 @@ ability text gives it under a condition.
 
 What the data shows only in another army or with a detachment chosen (Templar Vows on
 a Space Marines unit shown only in a Black Templars army) was left out by the walk and is
-not the unit's own ability; :mod:`.datasheets` reports it, grouped.
+not the unit's own ability; :mod:`.datasheets` reports it, grouped. Wargear offered only
+with a choice made (the C'tan Shard's Animus Damper with the Pantheon of Woe detachment, a
+Crucible character's storm shield with the Space Wolves chapter) is the unit's, its ability
+text ending with what it needs: '(Only with Pantheon of Woe.)'.
+
+An invulnerable save a wargear choice gives (a Librarius Adept's conversion field, its
+Terminator armour) is not the model's own: it is that wargear's ability, named after it
+(the save's sentence added to the wargear's own ability where it has one).
 """
 
 from __future__ import annotations
@@ -67,6 +74,7 @@ def abilities(out: Output, walk: Walk, faction: str) -> tuple[list[dict], dict |
         if record["type"] == "weapon":
             continue  # [LETHAL HITS] linked for reference: a weapon's ability, not the unit's
         items.append({"name": shown, "type": "core" if core else "faction", "text": None, "ref": record["id"]})
+    worn: list[tuple[str, str, tuple[str, ...]]] = []  # invulnerable saves wargear gives: (wargear, text, needs)
     for found in walk.profiles:
         profile, pfile = found.profile, found.file
         type_name = str(profile.get("typeName", ""))
@@ -88,20 +96,36 @@ def abilities(out: Output, walk: Walk, faction: str) -> tuple[list[dict], dict |
             leaders.append(text)
             continue
         if _INVULNERABLE.match(pname) and type_name == "Abilities" and invulnerable(pname, text) is not None:
-            continue  # a characteristic of the models it is found on
+            if found.context == "wargear":
+                worn.append((clean_name(found.within) or pname, text or pname, found.needs))
+            continue  # a characteristic of the models it is found on (or of the wargear that gives it)
         if not pname or not text or pname.lower() in seen:
             continue
         seen.add(pname.lower())
+        if found.context == "wargear" and found.needs:
+            text = _needing(text, found.needs)
         item = {"name": re.sub(r"\s*\(Psychic\)\s*$", "", pname) or pname,
                 "type": "wargear" if found.context == "wargear" else "datasheet", "text": text}
         if pname.endswith("(Psychic)"):
             item["psychic"] = True
         items.append(item)
+    for gear, text, needs in worn:
+        same = next((i for i in items if i["name"].casefold() == gear.casefold() and i["type"] == "wargear"), None)
+        if same is None:
+            seen.add(gear.lower())
+            items.append({"name": gear, "type": "wargear", "text": _needing(text, needs) if needs else text})
+        elif text not in (same["text"] or ""):
+            same["text"] = f"{same['text']}\n{text}" if same["text"] else text
     if leaders and "leader" not in seen:
         core = out.get(ids.core_ability(walk.unit.file.ruleset, "Leader"))
         if core is not None:  # a Leader profile is the printed LEADER ability, linked to its rule or not
             items.insert(0, {"name": "Leader", "type": "core", "text": None, "ref": core["id"]})
     return items, leader(leaders) if leaders else None, "\n".join(transport) or None
+
+
+def _needing(text: str, needs: tuple[str, ...]) -> str:
+    """An ability's text with the choices its wargear is offered only with (any one of them)."""
+    return f"{text}\n(Only with {' or '.join(needs)}.)"
 
 
 def _transport_box(name: str, text: str, walk: Walk) -> bool:

@@ -92,6 +92,9 @@ class Scope:
     def with_army(self, army: Army) -> Scope:
         return Scope(army, self.chain, self.model, self.counts, self.inside, self.choice)
 
+    def with_choice(self, choice: Callable[[str], bool]) -> Scope:
+        return Scope(self.army, self.chain, self.model, self.counts, self.inside, choice)
+
     def _unknown_choice(self, child: str) -> bool | None:
         return None if self.choice is not None and self.choice(child) else False
 
@@ -281,6 +284,56 @@ def hidden(objs: tuple[dict, ...], scope: Scope) -> bool | None:
             elif applies is None and new != value:
                 unknown = True
     return None if unknown else value
+
+
+def unlocked_by(objs: tuple[dict, ...], scope: Scope, is_choice: Callable[[str], bool]) -> list[str]:
+    """The choices an entry (or category) is shown only with: hidden with nothing chosen besides what the
+    unit always is, shown once one of them is selected, in the roster (a detachment: the C'tan Shard's
+    Animus Damper with Pantheon of Woe) or in the unit itself (a Crucible character's chapter: the
+    storm shield of Space Wolves). Empty where it is shown anyway, or where no one choice shows it."""
+    wanted = sorted(referenced(objs))
+    if not wanted:
+        return []
+    army = Army(scope.army.catalogue, scope.army.force, scope.army.chosen, False)
+
+    def counts(taken: str) -> Counts:
+        def count(child: str, where: str) -> float | None:
+            if child == taken:
+                return 1.0
+            if is_choice(child) or child in wanted:
+                return 0.0
+            return scope.counts(child, where) if scope.counts is not None else None
+        return count
+
+    if hidden(objs, scope.with_army(army).with_counts(counts(""))) is not True:
+        return []
+    return [x for x in wanted
+            if hidden(objs, scope.with_army(army.choosing(x)).with_counts(counts(x))) is False]
+
+
+def needed_by(objs: tuple[dict, ...], scope: Scope, is_choice: Callable[[str], bool]) -> list[str]:
+    """The choices an entry is shown only with all of (a Legends unit of Chaos Daemons: 'Show Legends'
+    and the Shadow Legion detachment), where no one of them shows it alone (:func:`unlocked_by`)."""
+    alone = unlocked_by(objs, scope, is_choice)
+    wanted = sorted(referenced(objs))
+    if alone or len(wanted) < 2:
+        return alone
+    army = Army(scope.army.catalogue, scope.army.force, scope.army.chosen, False)
+
+    def shown_with(taken: set[str]) -> bool | None:
+        def count(child: str, where: str) -> float | None:
+            if child in taken:
+                return 1.0
+            if is_choice(child) or child in wanted:
+                return 0.0
+            return scope.counts(child, where) if scope.counts is not None else None
+        chosen = Army(army.catalogue, army.force, army.chosen | frozenset(taken), False)
+        value = hidden(objs, scope.with_army(chosen).with_counts(count))
+        return None if value is None else not value
+
+    if shown_with(set(wanted)) is not True:
+        return []
+    return [x for x in wanted if shown_with(set(wanted) - {x}) is False]
 
 
 def referenced(objs: tuple[dict, ...], what: str = "hidden") -> set[str]:

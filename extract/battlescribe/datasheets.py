@@ -6,7 +6,15 @@ holds in the army, :mod:`.composition` its model lines and points, :mod:`.abilit
 :mod:`.weapons` and :mod:`.options` the rest. Keywords are the categories of the unit,
 of the link that offers it (a faction keyword the army's link adds) and of its models
 (a model's own keywords: GHAZGHKULL THRAKA, WARBOSS, which its profile lists too), with the
-category modifiers that hold in the army.
+category modifiers that hold in the army. A category the data hides until a detachment (or
+another army-wide choice) is made is not a keyword of the datasheet (SHADOW LEGION on Chaos
+Daemons units, shown with the Shadow Legion detachment; YNNARI alike), except on a unit the
+army offers only with that same choice (a Chaos Lord among Chaos Daemons): where it is, so is
+the keyword. Such categories are reported (``hidden-entry``), grouped.
+
+A Legends datasheet is named as printed ('Hornet', not BattleScribe's 'Hornet [Legends]')
+and marked ``legends``; its id keeps the mark ('aeldari/hornet-legends'), which is where the
+sources and releases meet it.
 """
 
 from __future__ import annotations
@@ -71,6 +79,7 @@ def datasheet(out: Output, offer: Offer) -> None:
         return
     faction = offer.faction or entry_faction(data, entry)
     ds_id = ids.datasheet(faction, name)
+    printed, legends = legends_name(name)
     if out.get(ds_id) is not None:
         _same_id(out, offer, ds_id)
         return
@@ -79,7 +88,7 @@ def datasheet(out: Output, offer: Offer) -> None:
     lines = composition.lines(walk, ways)
     unit_abilities, leader, transport = abilities(out, walk, faction)
     record = records.datasheet(
-        id=ds_id, name=name, ruleset=data.ruleset, faction=faction, keywords=keywords,
+        id=ds_id, name=printed, legends=legends or records.OMIT, ruleset=data.ruleset, faction=faction, keywords=keywords,
         faction_keywords=faction_keywords, composition=[ln.as_record() for ln in lines],
         points=composition.points(out, walk, ways, walk.unit.scope), abilities=unit_abilities,
         transport=transport or records.OMIT,
@@ -137,6 +146,7 @@ def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[st
         links += [(c, f, m) for c in obj.get("categoryLinks") or [] if isinstance(c, dict) and not flag(c.get("hidden"))]
         links += [(c, cf, m) for c, cf in _modified_categories(out, obj, f, unit.scope)]
     removed = {str(c.get("targetId")) for c, _f, _m in links if c.get("$removed")}
+    shown: dict[str, bool] = {}
     faction_keywords, keywords = [], []
     of_models: dict[int, set[str]] = {}
     for c, f, m in links:
@@ -145,6 +155,8 @@ def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[st
         target = out.index.find(f, str(c.get("targetId")), ("categoryEntry",)) if c.get("targetId") else None
         if target is not None and (flag(target.obj.get("hidden")) or _allied_budget(out, target.obj)):
             continue  # a bookkeeping category: the data hides it, or it counts allies' points
+        if target is not None and not _shown_in_army(out, target, unit.scope, walk.gate, shown):
+            continue
         cname = clean_name(str(c.get("name") or (target.obj.get("name") if target else "")))
         word = (cname[9:] if cname.startswith("Faction: ") else cname).upper()
         if not _KEYWORD.match(word):
@@ -158,6 +170,31 @@ def _keywords(out: Output, walk: Walk, offer: Offer) -> tuple[list[str], list[st
             into.append(word)
             out.categories.setdefault((f.ruleset, word), []).append((f, c, cname.startswith("Faction: ")))
     return keywords, faction_keywords, of_models
+
+
+_LEGENDS = re.compile(r"\s*\[legends\]\s*", re.I)
+
+
+def legends_name(name: str) -> tuple[str, bool]:
+    """A datasheet's printed name and whether it is of Legends: BattleScribe marks those 'Name [Legends]'."""
+    bare = _LEGENDS.sub(" ", name).strip()
+    return (bare, True) if bare != name.strip() and bare else (name, False)
+
+
+def _shown_in_army(out: Output, target, scope: Scope, gate: tuple[str, ...], memo: dict[str, bool]) -> bool:
+    """Whether a category is shown in the unit's army with nothing else chosen, or with only what
+    the unit itself needs (its gate); what a detachment shows is reported, grouped."""
+    key = str(target.obj.get("id", ""))
+    if key not in memo:
+        wanted = conditions.unlocked_by((target.obj,), scope, out.is_choice)
+        memo[key] = not wanted or any(x in gate for x in wanted)
+        if not memo[key]:
+            needs = [out.index.name(x) for x in wanted]
+            name = clean_name(str(target.obj.get("name", "")))
+            out.group("hidden-entry", "a keyword shown only with a detachment", target.file, target.obj,
+                      f"category {name!r} is shown only with {' or '.join(needs)} chosen; not a keyword of the "
+                      "datasheets that carry it", name)
+    return memo[key]
 
 
 _ALLIED = re.compile(r"\ballie[sd]\b", re.I)

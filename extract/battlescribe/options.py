@@ -37,6 +37,9 @@ def options(walk: Walk, lines: list[Line]) -> list[dict]:
             continue  # every member is taken: the unit's loadout
         names = [linked_name(link, m, group.scope) if link is not None else clean_name(str(m.get("name", "")))
                  for m, link in chosen]
+        # a choice offered only with another made (the unit's chapter, a detachment) says so
+        names = [f"{n} (only with {' or '.join(walk.needs[id(m)])})" if id(m) in walk.needs else n
+                 for n, (m, _l) in zip(names, chosen)]
         if len(names) < 2 and lo >= 1:
             continue
         count = "one" if hi == 1 else f"up to {hi}" if hi else "any"

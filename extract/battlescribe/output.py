@@ -49,6 +49,7 @@ class Output:
         self.army_choices: frozenset[str] = frozenset()
         self._warned: set[tuple] = set()
         self._groups: dict[tuple[str, str], _Group] = {}
+        self._added: set[str] | None = None  # categories a unit's own choice adds (see is_choice)
         for f in index.files:
             for cost in f.root.get("costTypes") or []:
                 if isinstance(cost, dict) and str(cost.get("name", "")).strip().lower() in ("pts", "points"):
@@ -86,6 +87,28 @@ class Output:
             return False
         hit = self.index.anywhere.get(key)
         return hit is not None and hit[0] == "selectionEntry" and hit[1].get("type") == "upgrade"
+
+    def may_become(self, key: str) -> bool:
+        """Whether what a unit is 'an instance of' `key` may depend on what the player picks for it: a choice
+        (:meth:`is_choice`), or a category an upgrade adds (:meth:`added_categories`). Asked of the wargear a
+        unit is offered, not of who may bear an enhancement (a CHARACTER is one by its datasheet)."""
+        return self.is_choice(key) or (key in self.added_categories() and key not in self.army_choices)
+
+    def added_categories(self) -> set[str]:
+        """The categories an upgrade adds to what holds it (a Kinhost Commander's Exoframe specialism makes
+        it EXOFRAME): whether a unit is one depends on what the player picks for it, so a weapon offered
+        only to an EXOFRAME is the unit's wargear with that choice, not hidden."""
+        if self._added is None:
+            from warscribe.extract.battlescribe import conditions
+
+            self._added = set()
+            for what, obj, _f in self.index.anywhere.values():
+                if what != "selectionEntry" or obj.get("type") != "upgrade" or not conditions.has_modifiers(obj):
+                    continue
+                for mod in conditions.modifiers(obj):
+                    if mod.field == "category" and mod.type == "add" and mod.mod.get("value"):
+                        self._added.add(str(mod.mod["value"]))
+        return self._added
 
     def get(self, record_id: str) -> dict | None:
         found = self._emitted.get(record_id)

@@ -89,6 +89,8 @@ class Found:
     owner: Model
     context: str  # "datasheet" or "wargear"
     shown: str
+    within: str = ""  # the wargear choice that holds it ('Conversion Field'), if any
+    needs: tuple[str, ...] = ()  # the choices that wargear is offered only with ('Pantheon of Woe'), if any
 
 
 @dataclass
@@ -101,6 +103,9 @@ class Walk:
     # enhancement groups the unit links: (group, the link, the scope it is linked in)
     enhancements: list[tuple[Target, dict, Scope]] = field(default_factory=list)
     left_out: list[tuple[str, str, DataFile, tuple[dict, ...]]] = field(default_factory=list)  # (what, name, file, objs)
+    # id() of an entry shown only with a choice made (a detachment, the unit's chapter) -> those choices' names
+    needs: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    gate: tuple[str, ...] = ()  # the choices the unit itself is offered only with (Chaos Daemons' Shadow Legion)
     nodes: int = 0
     stopped: bool = False
 
@@ -164,11 +169,14 @@ class Walker:
         self.done: set[tuple] = set()
         self.stack: set[int] = set()
         self.choice: Choice | None = None  # the group's choice the walk is inside, if any
+        self.needs: tuple[str, ...] = ()  # the choices the entry the walk is inside is offered only with
         # A unit the army offers only once a choice is made (Chaos Daemons' Shadow Legion units,
         # with the Shadow Legion detachment) holds what the data hides by the same test: where
         # the unit is, so is that (its Disciples of Be'lakor rule).
         self.gate = frozenset(_test(m) for o in ((entry,) if link is None else (entry, link))
                               for m in _hiding(o, unit_scope))
+        self.found.gate = tuple(conditions.needed_by((entry,) if link is None else (entry, link), unit_scope,
+                                                     out.is_choice))
         if entry.get("type") == "model":
             self.found.models.append(self.found.unit)
         self._node(entry, data, link, unit_scope, self.found.unit, "datasheet", 0, link_file)
@@ -215,7 +223,7 @@ class Walker:
                      for h in holders for p in h.get("profiles") or [])
         holders = ((obj, data),) if link is None else ((obj, data), (link, link_file))
         for holder, hfile in holders:
-            self._info(holder, hfile, scope, owner, context, depth, weapon)
+            self._info(holder, hfile, scope, owner, context, depth, weapon, within)
         children, groups = self._members(holders, scope)
         for child in children:
             self._child(*child, scope, owner, context, depth, within=within)
@@ -271,7 +279,7 @@ class Walker:
         return True
 
     def _info(self, holder: dict, data: DataFile, scope: Scope, owner: Model, context: str, depth: int,
-              weapon: bool) -> None:
+              weapon: bool, within: str = "") -> None:
         """A holder's own profiles, rules, info groups and info links."""
         found = self.found
         scope = scope.within()
@@ -279,7 +287,7 @@ class Walker:
             if isinstance(profile, dict) and not self._hidden((profile,), data, scope, "profile",
                                                               str(profile.get("name", ""))):
                 found.profiles.append(Found(profile, data, scope, owner, context,
-                                            linked_name(profile, profile, scope)))
+                                            linked_name(profile, profile, scope), within, self.needs))
         # A weapon's links to its abilities' rules ([RAPID FIRE]) are not the unit's abilities.
         for rule in holder.get("rules") or []:
             if isinstance(rule, dict) and not weapon and not self._hidden((rule,), data, scope, "rule",
@@ -287,7 +295,7 @@ class Walker:
                 found.rules.append((linked_name(rule, rule, scope), Target("rule", rule, data), owner, context))
         for grp in holder.get("infoGroups") or []:
             if isinstance(grp, dict) and not self._hidden((grp,), data, scope, "info group", str(grp.get("name", ""))):
-                self._node(grp, data, None, scope, owner, context, depth + 1)
+                self._node(grp, data, None, scope, owner, context, depth + 1, within=within)
         for lk in holder.get("infoLinks") or []:
             if not isinstance(lk, dict):
                 continue
@@ -301,12 +309,12 @@ class Walker:
                 if not weapon:
                     found.rules.append((shown, target, owner, context))
             elif target.what == "profile":
-                found.profiles.append(Found(target.obj, target.file, scope, owner, context, shown))
+                found.profiles.append(Found(target.obj, target.file, scope, owner, context, shown, within, self.needs))
             elif id(target.obj) in self.stack:
                 self.out.warn(data, lk, "cyclic-link", f"info link {shown!r} leads back to an info group it is "
                               "inside; not followed", expected="a link to another group", found=str(lk.get("targetId")))
             else:
-                self._node(target.obj, target.file, None, scope, owner, context, depth + 1)
+                self._node(target.obj, target.file, None, scope, owner, context, depth + 1, within=within)
 
     def _child(self, child: dict, data: DataFile, lk: dict | None, link_file: DataFile, scope: Scope, owner: Model,
                context: str, depth: int, group: Group | None = None, within: str = "") -> None:
@@ -323,9 +331,16 @@ class Walker:
         child_scope = scope.down(frame(child, lk), is_model=is_model)
         # An entry is a choice of the unit: whether it is offered at all is asked with the rest of
         # the roster open (wargear one detachment unlocks is wargear of the datasheet).
-        if self._hidden(objs, data, child_scope.with_army(child_scope.army.opened()), "entry", name):
+        # So is wargear offered only to what a choice of the unit makes it (an EXOFRAME, by its specialism).
+        if self._hidden(objs, data, child_scope.with_army(child_scope.army.opened()).with_choice(self.out.may_become),
+                        "entry", name):
             return
-        outer = self.choice
+        outer, outer_needs = self.choice, self.needs
+        if child.get("type") == "upgrade":
+            needs = tuple(self.out.index.name(x) for x in conditions.unlocked_by(objs, child_scope, self.out.is_choice))
+            if needs:
+                self.found.needs[id(child)] = needs
+                self.needs = tuple(dict.fromkeys(outer_needs + needs))
         if is_model:
             self.done.add(key)
             model = Model(name, child, data, child_scope, lk, group, outer)
@@ -341,7 +356,7 @@ class Walker:
         try:
             self._node(child, data, lk, child_scope, owner, ctx, depth + 1, link_file, within)
         finally:
-            self.choice = outer
+            self.choice, self.needs = outer, outer_needs
 
     def _group(self, grp: dict, data: DataFile, lk: dict | None, link_file: DataFile, scope: Scope, owner: Model,
                context: str, depth: int, within: str = "", parent: Group | None = None) -> None:

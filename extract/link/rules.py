@@ -100,14 +100,12 @@ def report_number_collisions(report: Report, all_records: list[dict]) -> None:
 
 def link_passages(report: Report, store: Store, doc: Document, title: str, passages: list[Passage]) -> None:
     """Attach headingless passages to the records they repeat, or keep them as their own."""
-    index = [(rid, _searchable(rec)) for rid, rec in store.records.items() if rec["kind"] in ("rule", "ability")]
+    index = _Repeats(store, doc.ruleset)
     for passage in passages:
-        key = norm(passage.text)
-        hits = [rid for rid, text in index if key and key in text and store.records[rid]["ruleset"] == doc.ruleset]
+        rid = index.shortest_holding(norm(passage.text))
         for ln in passage.lines:
             check_text(report, doc.path, ln.no, ln.text, ln.col)
-        if hits:
-            rid = sorted(hits, key=lambda r: (len(index[[i for i, _ in index].index(r)][1]), r))[0]
+        if rid is not None:
             record = store.records[rid]
             for ln in passage.lines:
                 ln.mark(rid)
@@ -139,6 +137,39 @@ def link_passages(report: Report, store: Store, doc: Document, title: str, passa
                        "passage has no heading and repeats no known rule; kept as an untitled rule",
                        expected="a heading", found=passage.text[:60])
         store.add(record, doc, passage.lines)
+
+
+class _Repeats:
+    """The rules and abilities of one edition a headingless passage may repeat, found by the words inside
+    it: a passage's inner words are whole words of any text that holds it, so only the texts holding its
+    rarest inner word are searched (time grows with the passages, not with passages times records). Its
+    first and last words may be cut in the text ('…sive Fire' in 'Defensive Fire'), so a passage of fewer
+    than three words is searched for in every text."""
+
+    def __init__(self, store: Store, ruleset: str):
+        self.texts = [(rid, _searchable(rec)) for rid, rec in store.records.items()
+                      if rec["kind"] in ("rule", "ability") and rec["ruleset"] == ruleset]
+        self.by_word: dict[str, list[int]] = {}
+        for i, (_rid, text) in enumerate(self.texts):
+            for word in set(text.split()):
+                self.by_word.setdefault(word, []).append(i)
+
+    def shortest_holding(self, key: str) -> str | None:
+        """The id of the shortest text holding `key` (the first id of those as long), or None."""
+        if not key:
+            return None
+        inner = key.split()[1:-1]
+        if inner:
+            postings = [self.by_word.get(w, []) for w in inner]
+            candidates = min(postings, key=len)
+        else:
+            candidates = range(len(self.texts))
+        best = None
+        for i in candidates:
+            rid, text = self.texts[i]
+            if key in text and (best is None or (len(text), rid) < best):
+                best = (len(text), rid)
+        return best[1] if best else None
 
 
 # A passage about the unit whose page the extract comes from speaks of 'this unit' or 'the

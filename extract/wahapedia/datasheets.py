@@ -41,6 +41,14 @@ _CHARACTERISTICS = (("M", "M", lambda v: parse_inches(v, "M")), ("T", "T", lambd
 _ABILITY_TYPES = {"core": "core", "faction": "faction", "wargear": "wargear", "wargear profile": "wargear"}
 
 
+_LEGENDS_MARK = re.compile(r"\s*\[legends\]\s*$", re.I)
+
+
+def printed(name: str) -> str:
+    """A datasheet's name as printed: without the ' [Legends]' its id keeps (the record says `legends`)."""
+    return _LEGENDS_MARK.sub("", name) or name
+
+
 def is_legends(publication: dict | None) -> bool:
     """A Legends publication ('Legends: Orks', 'Horus Heresy Legends: Adeptus Astartes')."""
     return bool(publication) and publication["name"].split(":", 1)[0].strip().endswith("Legends")
@@ -156,14 +164,16 @@ class DatasheetRows(Rows):
                 head = text(r["leader_head"]) or "This model can be attached to the following units:"
                 footer = text(r["leader_footer"])
                 leader = {"text": head + (f"\n\n{footer}" if footer else ""),
-                          "units": list(dict.fromkeys(self.names[x["attached_id"]] for x in lead_rows))}
+                          "units": list(dict.fromkeys(printed(self.names[x["attached_id"]]) for x in lead_rows))}
             if led_rows:
                 led_by = {"text": "This unit can be led by the following units:",
-                          "units": list(dict.fromkeys(self.names[x["leader_id"]] for x in led_rows))}
+                          "units": list(dict.fromkeys(printed(self.names[x["leader_id"]]) for x in led_rows))}
             model_rows = models.get(did, [])
             profiles = self.models(model_rows)
             self.model_keywords(profiles, keywords.get(did, []), fields["keywords"] + fields["faction_keywords"])
-            record = records.datasheet(id=ds_id, name=name, ruleset=self.ruleset, faction=faction, **fields,
+            legends = is_legends(publication) or printed(name) != name
+            record = records.datasheet(id=ds_id, name=printed(name), legends=legends or records.OMIT,
+                                       ruleset=self.ruleset, faction=faction, **fields,
                                        leader=leader, led_by=led_by, models=profiles or records.OMIT)
             sighting = Sighting(record, rows, publication=publication)
             if lead_rows or led_rows:

@@ -317,3 +317,58 @@ def test_keywords_of_one_model_are_its_profile_s(sheets07):
     # 35 datasheets of this snapshot have keywords of one model (34 of Wahapedia's export of that week,
     # whose model column names the CHARACTER models alike on every unit both give: 27 of 27).
     assert sum(1 for ds in sheets07.values() if any(m.get("keywords") for m in ds.get("models", []))) == 35
+
+
+# Issue 43: what the audits still found, class by class (tests/bs_audit.py reads each its own way).
+
+def test_issue43_keywords_a_detachment_shows_are_not_keywords(sheets, report10):
+    # SHADOW LEGION (and UNDIVIDED): categories the data hides until the Shadow Legion detachment is chosen
+    assert "SHADOW LEGION" not in sheets["chaos-daemons/bloodthirster"]["keywords"]
+    assert not [k for k, ds in sheets.items() if "YNNARI" in ds["keywords"] and not k.startswith("aeldari/ynnari")
+                and "ynnari" not in ds["name"].lower()]
+    # a unit the army offers only with that detachment keeps them: where it is, so is the keyword
+    assert "SHADOW LEGION" in sheets["chaos-daemons/chaos-lord"]["keywords"]
+    assert any(d["code"] == "hidden-entry" and "'Shadow Legion' is shown only with" in d["message"] for d in report10)
+
+
+def test_issue43_an_invulnerable_save_of_wargear_is_its_ability(sheets):
+    adept = {a["name"]: a for a in sheets["space-marines/librarius-adept-crucible"]["abilities"]}
+    assert adept["Conversion Field"]["type"] == "wargear"
+    assert "4+ invulnerable save" in adept["Conversion Field"]["text"]
+    assert "4+ invulnerable save" in adept["Terminator Armor"]["text"]  # added to the wargear's own ability
+
+
+def test_issue43_wargear_a_choice_unlocks_says_so(sheets):
+    ctan = {a["name"]: a for a in sheets["necrons/ctan-shard-of-the-void-dragon"]["abilities"]}
+    assert ctan["Animus Damper"]["text"].endswith("(Only with Pantheon of Woe.)")
+    adept = sheets["space-marines/librarius-adept-crucible"]
+    shield = {a["name"]: a for a in adept["abilities"]}["Storm Shield"]
+    assert shield["text"].endswith("(Only with Space Wolves.)")
+    choices = [c for o in adept["wargear_options"] for c in o.get("choices", [])]
+    assert "Storm Shield (only with Space Wolves)" in choices
+
+
+def test_issue43_weapons_a_specialism_or_mount_gives_are_the_units(sheets):
+    kinhost = {w.rsplit("/", 1)[1] for w in sheets["leagues-of-votann/kinhost-commander-crucible"]["weapons"]}
+    assert {"graviton-blast-cannon", "bolt-revolver"} <= kinhost
+
+
+def test_issue43_legends_is_a_fact_not_a_name(sheets):
+    hornet = sheets["aeldari/hornet-legends"]  # the id keeps the mark: sources and releases meet by id
+    assert (hornet["name"], hornet.get("legends")) == ("Hornet", True)
+    assert not [k for k, ds in sheets.items() if "[Legends]" in ds["name"]]
+    assert "legends" not in sheets["space-marines/intercessor-squad"]
+
+
+def test_issue43_the_audit_finds_none_of_these_classes_in_the_whole_game(build10):
+    """Every datasheet of the armies and units these classes live in (not a sample), read the audit's way.
+    Measured before the fixes: 31 keyword errors of this kind, 510 names, 11 wargear without its
+    condition, 36 datasheets missing weapons or abilities a choice's category unlocks."""
+    # the armies and units these classes live in: Legends and Crucible units, Chaos Daemons, Necrons
+    _count, errors = audit(build10, realdata.path("bsdata-10e"), 0, pick=r"legends|crucible|daemons|necrons")
+    found = [f"{k}: {e}" for k, v in sorted(errors.items()) for e in v
+             if e.startswith(("name ", "wargear shown without")) or ("SHADOW LEGION" in e or "YNNARI" in e)]
+    # not yet: a Crucible character's Ravenwing Hunter and Tortuous Revelation, offered only with the Dark
+    # Angels chapter *and* a bike (a category the bike adds): no one choice shows them, so no condition is said
+    left = [f for f in found if "(Dark Angels)" in f and "wargear shown without" in f]
+    assert len(left) <= 3 and [f for f in found if f not in left] == [], "\n".join(found[:20])

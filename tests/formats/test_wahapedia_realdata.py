@@ -168,17 +168,18 @@ def look(tables):
     """Independent look-ups: faction names, publications, datasheet ids and names."""
     factions = {r["id"]: plain(r["name"]).replace("’", "'") for r in tables["Factions.csv"]}
     sources = {r["id"]: r for r in tables["Source.csv"]}
-    names, dsid = {}, {}
+    names, dsid, legends = {}, {}, set()
     for r in tables["Datasheets.csv"]:
         name = plain(r["name"]).strip()
         src = sources.get(r["source_id"])
+        names[r["id"]] = name  # as printed; a Legends datasheet's id says '-legends', its record `legends`
         if src and src["name"].split(":", 1)[0].strip().endswith("Legends"):
+            legends.add(r["id"])
             name += " [Legends]"
-        names[r["id"]] = name
         dsid[r["id"]] = Id.datasheet(factions[r["faction_id"]], name)
     # Karanak is printed in the Chaos Daemons index and as a Legends datasheet: two records.
     assert len(set(dsid.values())) == len(dsid)
-    return {"factions": factions, "sources": sources, "names": names, "dsid": dsid}
+    return {"factions": factions, "sources": sources, "names": names, "dsid": dsid, "legends": legends}
 
 
 def provenance_at(record: dict, table: str, line: int) -> dict | None:
@@ -257,6 +258,7 @@ def test_datasheets_rows(records, tables, look):
     for r in sample(tables["Datasheets.csv"]):
         rec = records[look["dsid"][r["id"]]]
         assert rec["name"] == look["names"][r["id"]]
+        assert bool(rec.get("legends")) == (r["id"] in look["legends"]), rec["id"]
         assert rec["faction"] == look["factions"][r["faction_id"]]
         entry = provenance_at(rec, "Datasheets.csv", r["_line"])
         assert entry is not None, rec["id"]
@@ -593,7 +595,8 @@ def test_source_rows_are_publications_on_provenance(records, tables, at):
 
 def test_one_unit_in_two_publications_is_kept_apart(records):
     index, legends = records["chaos-daemons/karanak"], records["chaos-daemons/karanak-legends"]
-    assert (index["name"], legends["name"]) == ("Karanak", "Karanak [Legends]")
+    assert (index["name"], legends["name"], legends.get("legends")) == ("Karanak", "Karanak", True)
+    assert "legends" not in index
     assert [s["publication"]["name"] for s in index["source"] if "publication" in s] == ["Chaos Daemons"]
     assert [s["publication"]["name"] for s in legends["source"] if "publication" in s] == ["Legends: Legiones Daemonica"]
 
