@@ -11,7 +11,7 @@ from warscribe.site import matchups  # the unit against common targets (issue 42
 from warscribe.site.damage import REFERENCES
 from warscribe.site.linker import Unresolved
 from warscribe.site.markup import GroupRow, el, esc, table
-from warscribe.site.pages import Page, Site, count, is_patrol, mode_context
+from warscribe.site.pages import Page, Site, count, is_patrol, legends_badge, legends_context, mode_context
 
 _FNP = re.compile(r"feel no pain\s*(\d)\+?", re.IGNORECASE)
 
@@ -44,10 +44,12 @@ def feel_no_pain(ds: dict) -> int | None:
 
 
 def datasheet(site: Site, ds: dict) -> Page:
-    page = Page(site.url_of(ds), ds["name"], kind="datasheet", context=mode_context(ds, ds["faction"]),
+    page = Page(site.url_of(ds), ds["name"], kind="datasheet", context=legends_context(ds, mode_context(ds, ds["faction"])),
                 crumbs=site.crumbs_to_patrol(ds["faction"]) if is_patrol(ds) else site.crumbs_to_faction(ds["faction"]))
     pts = sorted({p["points"] for p in ds.get("points", [])})
     extra = [site.faction_link(page.url, ds["faction"])]
+    if ds.get("legends"):
+        extra.append(legends_badge())
     if pts:
         extra.append(esc(f"{pts[0]} pts" if len(pts) == 1 else f"{pts[0]}–{pts[-1]} pts"))
     site.header(page, ds, extra)

@@ -17,7 +17,8 @@ import markdown as python_markdown
 from warscribe.schema.text import slugify
 from warscribe.site import stratagem_cards, urls
 from warscribe.site.markup import a, el, esc, table
-from warscribe.site.pages import EDITIONS, ROLES, Page, Site, count, initial, is_patrol, letter_anchor, role_of
+from warscribe.site.pages import (EDITIONS, ROLES, Page, Site, count, initial, is_patrol, legends_badge, letter_anchor,
+                                  role_of)
 from warscribe.site.record_pages import detachment_table
 
 # What the A–Z index and search call each kind of page.
@@ -136,9 +137,12 @@ def datasheets(site: Site) -> Page:
     page = _index("datasheets/", "Datasheets")
     for faction in sorted(site.faction_sheets, key=str.casefold):
         rows = []
-        for ds in sorted(site.faction_sheets[faction], key=lambda d: (ROLES.index(role_of(d)), d["name"].casefold())):
+        # Legends datasheets last, each marked: a player building a matched-play list reads past them.
+        for ds in sorted(site.faction_sheets[faction], key=lambda d: (bool(d.get("legends")), ROLES.index(role_of(d)),
+                                                                       d["name"].casefold())):
             pts = sorted({p["points"] for p in ds.get("points", [])})
-            rows.append([site.ref(page.url, ds), esc(role_of(ds)), esc(ds["ruleset"]),
+            name = site.ref(page.url, ds) + (" " + legends_badge() if ds.get("legends") else "")
+            rows.append([name, esc(role_of(ds)), esc(ds["ruleset"]),
                          esc(f"{pts[0]}–{pts[-1]}" if len(pts) > 1 else (pts[0] if pts else "—"))])
         page.section(faction, table(["Datasheet", "Role", "Edition", "Points"], rows, label=faction,
                                     class_="ws-table"), anchor="faction-" + urls.faction_url(faction).split("/")[1])

@@ -458,6 +458,16 @@ def group_name(faction: str, ds: dict) -> str:
     return f"{faction} (Combat Patrol)" if faction else "Combat Patrol"
 
 
+def legends_badge() -> str:
+    return el("span", "Legends", class_="ws-tag ws-legends",
+              title="A Legends datasheet: kept for those who own the models, not in matched play's tournament lists")
+
+
+def legends_context(rec: dict, context: str) -> str:
+    """A Legends datasheet's context for search: the results say so, and typing 'legends' finds them."""
+    return f"{context}, Legends" if rec.get("legends") else context
+
+
 def upgrade_badge() -> str:
     return el("span", "Upgrade", class_="ws-tag ws-upgrade", title="Taken by a unit, not a CHARACTER model")
 

@@ -8,8 +8,8 @@ from collections import defaultdict
 from warscribe.site import stratagem_cards, urls
 from warscribe.site.linker import Unresolved
 from warscribe.site.markup import a, el, esc, table
-from warscribe.site.pages import (EDITIONS, ROLES, Page, Site, count, is_patrol, mode_context, patrol_url, phase_tags,
-                                  role_of, upgrade_badge)
+from warscribe.site.pages import (EDITIONS, ROLES, Page, Site, count, is_patrol, legends_badge, mode_context,
+                                  patrol_url, phase_tags, role_of, upgrade_badge)
 
 _ORIGINS = {"core": "Core stratagem", "boarding-actions": "Boarding Actions", "challenger": "Challenger stratagem"}
 _TURNS = {"your": "Your turn", "opponent": "Opponent’s turn", "either": "Either player’s turn"}
@@ -314,8 +314,10 @@ def faction(site: Site, slug: str) -> Page:
     page.add(el("p", " · ".join(el("span", esc(EDITIONS.get(r, r)), class_="ws-badge ws-" + r) for r in rulesets)
                 + esc(f" {count(len(sheets), 'datasheet')}, {count(len(dets), 'detachment')}"), class_="ws-meta"))
     roles: dict[str, list[dict]] = defaultdict(list)
+    legends = [d for d in sheets if d.get("legends")]
     for d in sheets:
-        roles[role_of(d)].append(d)
+        if not d.get("legends"):  # Legends datasheets are listed apart, below, closed
+            roles[role_of(d)].append(d)
     page.section("Detachments", detachment_table(site, page, dets) if any(
         d.get("detachment_points") is not None or d.get("force_disposition") for d in dets)
         else site.record_list(page, dets, tip=True, class_="ws-columns"))
@@ -329,6 +331,12 @@ def faction(site: Site, slug: str) -> Page:
             if role in roles:
                 page.section(role, site.record_list(page, roles[role], class_="ws-columns"))
                 page.toc[-1] = (3, *page.toc[-1][1:])
+        if legends:
+            summary = el("summary", legends_badge() + " " + el("span", count(len(legends), "datasheet"),
+                                                                class_="ws-count"))
+            page.section("Legends", el("details", summary + site.record_list(page, legends, class_="ws-columns"),
+                                       class_="ws-group"), anchor="legends")
+            page.toc[-1] = (3, *page.toc[-1][1:])
     page.section("Faction abilities", site.record_list(page, abilities, tip=True))
     faqs = site.faction_faqs(name)
     page.section("Errata & FAQ", el("ul", "".join(

@@ -102,13 +102,18 @@ class _Index:
         return None, (f"several records have its name ({ambiguous}), none of its faction alone" if ambiguous else "")
 
 
+def _is_legends(rec: dict) -> bool:
+    """A Legends datasheet: its field, or a name that still says so (a source that marks it only there)."""
+    return bool(rec.get("legends")) or "legends" in rec["name"].casefold()
+
+
 def _prefer(hits: list[dict], faction: str, legends: bool | None) -> dict | None:
     """Of records with the name, the one filed under the faction itself, then the one of the same
     Legends standing; None when two remain equally good."""
     if len(hits) <= 1:
         return hits[0] if hits else None
     scored = sorted(((folded_name(r.get("faction") or "") == faction,
-                      legends is None or ("legends" in r["name"].casefold()) == legends), r["id"], r) for r in hits)
+                      legends is None or _is_legends(r) == legends), r["id"], r) for r in hits)
     scored.sort(key=lambda s: s[0], reverse=True)
     return scored[0][2] if scored[0][0] != scored[1][0] else None
 
@@ -146,6 +151,9 @@ def apply(store, manual: Manual, rank_of: Callable[[str], int], report: Report) 
             _same_as_before(unit, done[rec["id"]], rec, report)
             continue
         done[rec["id"]] = unit
+        if unit.legends and not rec.get("legends"):  # the manual says so of a unit no other source marks
+            rec["legends"] = True
+            records.in_constructor_order(rec)
         _apply_unit(store, unit, rec, rank_of, report, out)
     found_d: list[tuple[int, Detachment, dict]] = []
     for det in manual.detachments():

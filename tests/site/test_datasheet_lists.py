@@ -83,3 +83,24 @@ def test_the_damage_table_lists_weapons_as_the_weapon_tables_do(page_html):
     damage = page_html[tables[2]:]
     damage = damage[damage.index("<table"):damage.index("</table>")]
     assert order(damage) == list(dict.fromkeys(weapons_order)) == ["Bolt rifle", "Bolt pistol", "Close combat weapon"]
+
+
+def test_a_legends_datasheet_is_badged_listed_apart_and_labelled_in_search(tmp_path):
+    recs = _records() + [records.datasheet(
+        id=f"{F}/hornet-legends", name="Hornet", ruleset="10e", faction="Space Marines", keywords=["VEHICLE"],
+        faction_keywords=["ADEPTUS ASTARTES"], composition=[], points=[], abilities=[], weapons=[],
+        wargear_options=[], legends=True, source=SRC)]
+    b = bundle_module.from_records(recs, {"sources": [{"file": "data.json", "ruleset": "10e", "sha256": "0" * 64}]})
+    generate(b, [], tmp_path)
+    docs = tmp_path / "site-src" / "docs"
+    page = (docs / urls.file_of(urls.record_url({"id": f"{F}/hornet-legends", "kind": "datasheet"}))).read_text(
+        encoding="utf-8")
+    assert "ws-legends" in page.split("</h1>", 1)[0] + page[:4000]  # the badge beside its name
+    faction = (docs / urls.file_of(urls.faction_url("Space Marines"))).read_text(encoding="utf-8")
+    legends = faction[faction.index('id="legends"'):]
+    assert "Hornet" in legends and "Intercessor Squad" not in legends  # apart, and only the Legends ones
+    assert "Hornet" not in faction[:faction.index('id="legends"')].split('id="datasheets"', 1)[-1]
+    import json
+    titles = json.loads((docs / "search" / "titles.json").read_text(encoding="utf-8"))
+    row = next(r for r in titles["pages"] if r[0] == "Hornet")
+    assert titles["contexts"][row[2]].endswith("Legends")
