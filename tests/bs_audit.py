@@ -613,9 +613,19 @@ def _weapon(record: dict) -> tuple:
             str(record["attacks"]).upper(), skill, str(record["strength"]).upper(), record["ap"], str(record["damage"]).upper())
 
 
+_READ: dict[Path, "Data"] = {}
+
+
+def _data(archive: Path) -> "Data":
+    """The catalogues read once per process (several audits of one run read the same archive)."""
+    if archive not in _READ:
+        _READ[archive] = Data(archive)
+    return _READ[archive]
+
+
 def audit(build: Path, archive: Path, n: int = SAMPLE, pick: str | None = None) -> tuple[int, dict[str, list[str]]]:
     """(datasheets audited, errors by datasheet id) of the build at `build` against the catalogues."""
-    data = Data(archive)
+    data = _data(archive)
     records = {r["id"]: r for kind in ("datasheet", "weapon")
                for r in json.loads((build / "json" / f"{kind}.json").read_text(encoding="utf-8"))["data"]}
     errors: dict[str, list[str]] = {}

@@ -351,7 +351,7 @@ def test_a_known_repricing_reads_as_the_field_manual_prints_it(book):
 def test_profile_changes_read_as_printed(book):
     _diff, led = book
     shown = {(i.group, i.what): (render.show(i, i.old), render.show(i, i.new)) for i in led.section("profiles")}
-    assert shown[("Stormfang Gunship [Legends]", "Helfrost destructor - focused: BS/WS")] == ("3+", "N/A")  # Torrent
+    assert shown[("Stormfang Gunship", "Helfrost destructor - focused: BS/WS")] == ("3+", "N/A")  # Torrent
     assert shown[("Lord of Change", "Rod of sorcery: range")] == ('12"', '18"')
     assert shown[("Ynnari Reavers", "Splinter Pistol: BS/WS")] == ("2+", "3+")
 

@@ -159,7 +159,7 @@ def test_a_wheel_user_starts_from_an_empty_folder(installed, tmp_path):
     (fresh / "sources").mkdir(parents=True)
     (fresh / "sources" / "manifest.yaml").write_text("sources: [\n", encoding="utf-8")
     bad = _run([exe, "build"], cwd=fresh, env=env)
-    assert bad.returncode == 1 and "previous output" not in bad.stderr and "out/ was not created" in bad.stderr
+    assert bad.returncode == 2 and "previous output" not in bad.stderr and "out/ was not created" in bad.stderr
     empty_init = tmp_path / "blank"
     assert _run([exe, "init", empty_init, "--empty"], cwd=tmp_path, env=env).returncode == 0
     assert "sources: []" in (empty_init / "sources" / "manifest.yaml").read_text(encoding="utf-8")

@@ -361,11 +361,13 @@ def test_issue43_legends_is_a_fact_not_a_name(sheets):
 
 
 def test_issue43_the_audit_finds_none_of_these_classes_in_the_whole_game(build10):
-    """Every datasheet of the armies and units these classes live in (not a sample), read the audit's way.
-    Measured before the fixes: 31 keyword errors of this kind, 510 names, 11 wargear without its
-    condition, 36 datasheets missing weapons or abilities a choice's category unlocks."""
+    """A seeded sample of 120 datasheets of the armies and units these classes live in, read the audit's way
+    (`python tests/bs_audit.py BUILD ARCHIVE 0` audits every one: 758 errors on 644 datasheets before the
+    fixes, 162 on 107 after). Measured on all of them before the fixes: 31 keyword errors of this kind,
+    510 names, 11 wargear without its condition, 36 datasheets missing weapons or abilities a choice's
+    category unlocks."""
     # the armies and units these classes live in: Legends and Crucible units, Chaos Daemons, Necrons
-    _count, errors = audit(build10, realdata.path("bsdata-10e"), 0, pick=r"legends|crucible|daemons|necrons")
+    _count, errors = audit(build10, realdata.path("bsdata-10e"), 120, pick=r"legends|crucible|daemons|necrons")
     found = [f"{k}: {e}" for k, v in sorted(errors.items()) for e in v
              if e.startswith(("name ", "wargear shown without")) or ("SHADOW LEGION" in e or "YNNARI" in e)]
     # not yet: a Crucible character's Ravenwing Hunter and Tortuous Revelation, offered only with the Dark
