@@ -298,6 +298,7 @@ def _det_id(doc, faction, mode, app_id):
     return ids.in_game_mode(mode, ids.detachment(faction, _nm(det["name"])))
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_real_stratagems(real):
     raw, by_id, _report = real
     pool = [(p, doc, fac, mode, s) for p, doc, fac, mode in _factions(raw) for s in doc["stratagems"]]
@@ -317,6 +318,7 @@ def test_real_stratagems(real):
         assert rec.get("game_mode") == mode
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_real_enhancements(real):
     raw, by_id, _report = real
     pool = [(p, doc, fac, mode, e) for p, doc, fac, mode in _factions(raw) for e in doc["enhancements"]]
@@ -335,6 +337,7 @@ def test_real_enhancements(real):
             assert rec["restriction"].endswith(".") and "only" in rec["restriction"]
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_real_detachments(real):
     raw, by_id, _report = real
     pool = [(p, doc, fac, mode, d) for p, doc, fac, mode in _factions(raw) for d in doc["detachments"]]
@@ -352,6 +355,7 @@ def test_real_detachments(real):
         assert "unique" not in rec
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_real_core_rule_accordions(real):
     raw, by_id, _report = real
     doc = raw["gdc/core/core_rules.json"]
@@ -367,6 +371,7 @@ def test_real_core_rule_accordions(real):
         assert prov[0]["file"] == "app.tar.xz/gdc/core/core_rules.json"
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_real_faqs(real):
     raw, by_id, report = real
     faqs, text = raw["gdc/faqs.json"]["faqs"], raw["faqs text"]
@@ -386,6 +391,7 @@ def test_real_faqs(real):
     assert any(d.code == "unresolved-reference" and "of 1,125 FAQ targets" in d.message for d in report.diagnostics)
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_real_records_validate(real):
     _raw, by_id, _report = real
     bad = [rid for rid, (r, p) in by_id.items() if record_errors({**r, "source": p})]

@@ -245,6 +245,7 @@ def _plain_upper(text: str) -> str:
     return re.sub(r"<[^>]+>|\*", "", text).strip().upper().replace("’", "'")
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_a_sample_of_the_real_data_matches(real):
     sheets, records = real
     by_name: dict[str, list[dict]] = {}

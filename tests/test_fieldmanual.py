@@ -399,6 +399,7 @@ def _expected_points(unit: dict) -> list[tuple[int, int, int | None]]:
     return out
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_real_manual_matches_an_independent_reading():
     path, factions = _independent()
     report = Report()
@@ -434,6 +435,7 @@ def test_real_manual_matches_an_independent_reading():
             (e["name"], e["points"]) for e in det["enhancements"]]
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_real_manual_applied_to_a_store():
     """Every sampled unit, as a bare record of its faction, gets the manual's points (tiers included)."""
     path, factions = _independent()

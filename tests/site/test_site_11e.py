@@ -344,6 +344,7 @@ def built(tmp_path_factory) -> Path:
     return out / "site"
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_every_link_of_the_built_site_resolves(built):
     from sitetest import Links, link_target
 
@@ -368,6 +369,7 @@ def test_every_link_of_the_built_site_resolves(built):
     assert 'href="./combat-patrol/"' in home  # the home page's list of indexes
 
 
+@pytest.mark.slow  # the real data (or a browser): out of the quick subset
 def test_the_new_pages_fit_a_phone(built):
     from phonecheck import PHONE, phone_problems
     from sitetest import browsing
