@@ -200,6 +200,9 @@ VARIANTS = {
     "enhancement-twice": ("gwapp11e-tau-fr-1.txt", {55: "Commander in Enforcer Battlesuit (115 points)",
                                                     60: "  • Optimisation : Strike Swiftly"},
                           "roster-enhancement-limit", 85),
+    # a second enhancement on the Slaughterbound (Helm of Brazen Ire, priced in): two on one unit
+    "two-on-one-unit": (WE, {11: "Slaughterbound (150 points)", 15: "  • Enhancement: Helm of Brazen Ire"},
+                        "roster-enhancement-limit", 15),
     # a Slaughterbound leading Khorne Berzerkers (its Leader list names Eightbound, Exalted Eightbound)
     "attachment": (WE, {25: "Slaughterbound (100 points)", 27: "  • 1x Lacerator and daemonic claw", 28: ""},
                    "roster-attachment", 25),
