@@ -24,6 +24,8 @@ _STRAT_ORIGIN = re.compile(
 _NUM_PREFIX = re.compile(r"^(?P<num>\d\d(?:\.\d\d){0,3})\s+(?P<title>\S.*)$")
 _NUM_SUFFIX = re.compile(
     r"^(?P<title>\S.*?)(?P<num>\d\d\.\d\d(?:\.\d\d)?)(?:\s*/\s*(?P<alias>.+?)(?P<alias_num>\d\d\.\d\d(?:\.\d\d)?))?$")
+# A step of a sequence printed as its heading ('2. Battle-shock'): the step's place is no part of its name.
+_STEP = re.compile(r"^\d{1,2}\.\s+(?P<title>\S.*)$")
 _USAGE = re.compile(r"^The (?P<kws>.+?) keywords? (?:is|are) used in the following (?P<faction>.+?) datasheets:$")
 _DETACHMENT = re.compile(r"^(?P<det>[A-Z][A-Za-z’' \-]+) Detachment$")
 _ONLY_PIPES = re.compile(r"^[|\s]+$")
@@ -34,14 +36,17 @@ _CATEGORY = re.compile(
     r"|Characters|Epic Heroes|Battleline|Dedicated Transports?|Transports?|Other|Fortifications?"
     r"|Vehicles|Monsters|Allied Units|Aircraft)$")
 
-INTERFACE_TEXT = (
+# Tooltips the pages print without a heading, known by their whole text: each is one rule of the
+# game (the multi-profile weapon rule, shown beside every weapon with several profiles) whose
+# heading the page never had. Its own block, so no heading's text takes it in.
+HEADINGLESS_TOOLTIPS = (
     "Before selecting targets for this weapon, select one of its profiles to make attacks with.",
 )
 
 
 @dataclass
 class Block:
-    kind: str  # stratagem, rule, detachment-rule, enhancement-text, keyword-usage, points-note
+    kind: str  # stratagem, rule, untitled, detachment-rule, enhancement-text, keyword-usage, points-note
     lines: list[Line]
     title: str | None = None
     number: str | None = None
@@ -90,8 +95,8 @@ def starter(lines: list[Line], i: int, ruleset: str) -> str | None:
         return "keyword-usage"
     if text.startswith("Use this value if"):
         return "points-note"
-    if text in INTERFACE_TEXT:
-        return "interface"
+    if text in HEADINGLESS_TOOLTIPS:
+        return "untitled"
     if _DETACHMENT.match(nxt) and _is_title(text, "10e") and not is_category(text):
         return "detachment-rule"
     if _DETACHMENT.match(text):
@@ -137,8 +142,9 @@ def parse_blocks(doc: Document, lines: list[Line], report: Report) -> list[Block
                     i += 1
             current = None
             continue
-        if kind == "interface":
-            line.classify("interface")
+        if kind == "untitled":
+            # One line, its text whole: what follows it is another tooltip's, or reported.
+            blocks.append(Block(kind, [line]))
             current = None
             i += 1
             continue
@@ -286,7 +292,8 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
         om = _STRAT_ORIGIN.match(block.lines[2].text.strip())
         block.data["origin"] = om.group("det").strip()
         block.data["category"] = om.group("cat")
-        body = _dedupe(doc, block, _regroup(doc, block, block.lines[3:], report))
+        body = _place_cost_cells(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[3:], report)),
+                                 report)
         _stratagem_body(doc, block, _set_apart_lost_labels(doc, block, body, report), report)
     elif block.kind == "keyword-usage":
         m = _USAGE.match(head)
@@ -301,10 +308,10 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
     elif block.kind == "detachment-rule":
         block.title = clean_name(head)
         block.data["detachment"] = _DETACHMENT.match(block.lines[1].text.strip()).group("det")
-        _prose_body(doc, block, _dedupe(doc, block, block.lines[2:]), report)
+        _prose_body(doc, block, _place_cost_cells(doc, block, _dedupe(doc, block, block.lines[2:]), report), report)
     elif block.kind == "enhancement-text":
         block.data["detachment"] = _DETACHMENT.match(head).group("det")
-        body = _dedupe(doc, block, block.lines[1:])
+        body = _place_cost_cells(doc, block, _dedupe(doc, block, block.lines[1:]), report)
         _prose_body(doc, block, body, report)
         paragraphs = block.data.get("paragraphs", [])
         if len(paragraphs) >= 2 and "flavour" not in block.data:
@@ -333,12 +340,49 @@ def _interpret(doc: Document, block: Block, report: Report) -> None:
                 block.data["alias"] = s.group("alias").strip()
                 block.data["alias_number"] = s.group("alias_num")
         else:
-            block.title = head
-        body = _dedupe(doc, block, _regroup(doc, block, block.lines[1:], report))
+            step = _STEP.match(head)
+            block.title = step.group("title").strip() if step else head
+        body = _place_cost_cells(doc, block, _dedupe(doc, block, _regroup(doc, block, block.lines[1:], report)),
+                                 report)
         _prose_body(doc, block, _set_apart_lost_labels(doc, block, body, report), report)
 
 
 _LONE_CELL = re.compile(r"^[+\-−]?\d+\s*(?:CP|\"|\+)?$")
+# A mode's added cost ('+1CP') and the line of a mode ('- Into the Fray:', '- Name: text').
+_COST_CELL = re.compile(r"^\+\d+\s*CP$")
+_MODE_LINE = re.compile(r"^- (?P<name>[A-Z][^:()]{0,60}?):(?P<rest>(?:\s.*)?)$")
+
+
+def _place_cost_cells(doc: Document, block: Block, body: list[Line], report: Report) -> list[Line]:
+    """A lone cost cell right before a mode's line is that mode's added cost: put back on its line.
+
+    A mode's extra cost is a cell of the mode's row; scraped, the cell stands alone on the line
+    above the mode ('+1CP', then '- Into the Fray:'), which is where a cost heading its row lands.
+    The mode's line then says it ('- Into the Fray (+1CP):'); provenance keeps both lines as
+    printed, and the cell is reported. A cell before anything but a mode's line stays where it
+    is (reported by :func:`_table_debris`): nothing says whose it is.
+    """
+    out: list[Line] = []
+    k = 0
+    while k < len(body):
+        cell = body[k]
+        mode = body[k + 1] if k + 1 < len(body) else None
+        m = _MODE_LINE.match(mode.text.strip()) if mode is not None else None
+        if not (_COST_CELL.match(cell.text.strip()) and m):
+            out.append(cell)
+            k += 1
+            continue
+        cost, printed = cell.text.strip(), mode.text.strip()
+        placed = f"- {m.group('name').strip()} ({cost}):{m.group('rest')}"
+        cell.repairs.append((cell.col, cost, ""))
+        mode.repairs.append((mode.col, printed, placed))
+        out.append(Line(mode.no, placed, mode.col))
+        report.warning(doc.path, cell.no, "table-debris",
+                       f"{block.title or 'block'}: a lone table cell inside the text, the added cost of the mode "
+                       f"{m.group('name').strip()!r} printed right after it; put on that mode's line",
+                       expected="a table row or a sentence", found=cost, column=cell.col)
+        k += 2
+    return out
 
 
 def _table_debris(doc: Document, block: Block, body: list[Line], report: Report) -> None:
@@ -365,7 +409,9 @@ def _stratagem_body(doc: Document, block: Block, body: list[Line], report: Repor
                            expected=f"{key.upper()}: ...", found="nothing")
 
 
-def _looks_like_flavour(text: str) -> bool:
+def _looks_like_flavour(text: str, rules_follow: bool = False) -> bool:
+    """Whether `text` reads as flavour: no rules words; a few sentences, or, where rules text
+    follows it, narrative sentences however many (a story told, not addressed to the player)."""
     if FIELD.match(text) or DESIGNER.match(text):
         return False
     if re.search(r"\b(roll|rolls|D6|D3|each time|must|you can|cannot|characteristic|subtract|add 1|if|Engagement Range)\b|\"",
@@ -373,7 +419,13 @@ def _looks_like_flavour(text: str) -> bool:
         return False
     if re.match(r"^(When|If|Each|While|In|Before|After|Once|Unlike|During|At)\b", text):
         return False
-    return len(re.findall(r"[.!?](?:\s|$)", text)) <= 3
+    if len(re.findall(r"[.!?](?:\s|$)", text)) <= 3:
+        return True
+    return rules_follow and not _ADDRESSED.search(text)
+
+
+# Rules speak to the player and count; a story does neither.
+_ADDRESSED = re.compile(r"\b(?:you|your|yours)\b|\d", re.I)
 
 
 # What marks a paragraph as rules text on these pages, whatever its words: it introduces
@@ -424,13 +476,15 @@ def _prose_body(doc: Document, block: Block, body: list[Line], report: Report) -
         first = paragraphs[0]
         signal = rules_signal(first)
         # Where flavour sits: a detachment rule's first paragraph of several is its flavour line
-        # (the page's layout); in other tooltips the first paragraph is flavour when it reads so.
+        # (the page's layout); in other tooltips the first paragraph is flavour when it reads so,
+        # however long it is when the next paragraph is plainly rules text (the first rules sentence).
         by_place = block.kind == "detachment-rule"
+        reads = by_place or _looks_like_flavour(first, rules_follow=rules_signal(prose[1]) is not None)
         if block.kind == "enhancement-text":
             pass  # decided with the enhancement's restriction line, in _interpret
-        elif signal is None and (by_place or _looks_like_flavour(first)):
+        elif signal is None and reads:
             block.data["flavour"] = paragraphs.pop(0)
-        elif signal is not None and (by_place or _looks_like_flavour(first)):
+        elif signal is not None and reads:
             line = next((ln for ln in body if ln.text.strip() and first.startswith(ln.text.strip()[:40])), block.lines[0])
             report.warning(doc.path, line.no, "flavour-undecided",
                            f"{block.title}: the paragraph where flavour sits is kept as rules text: {signal}",

@@ -23,7 +23,7 @@ from warscribe.schema import words
 from warscribe.schema.diagnostics import Report
 
 # Lines that are no text of a record: nothing to check there.
-_SKIPPED = {"class:navigation", "class:advert", "class:duplicate", "class:blank", "class:interface", "class:lost-table"}
+_SKIPPED = {"class:navigation", "class:advert", "class:duplicate", "class:blank", "class:lost-table"}
 _WORD = re.compile(r"[A-Za-z]+(?:[’'][a-z]+)?")
 COMMON = 10_000  # occurrences in the word list's corpus for a piece of a glued word
 # A possessive's head is followed by a noun phrase; these words follow a plural instead.

@@ -24,7 +24,6 @@ IGNORABLE = {
     "duplicate": "a repeat of a line already used",
     "heading": "a heading or list label whose content is recorded elsewhere",
     "lost-table": "a table whose cells were lost in scraping",
-    "interface": "help text of the site's interface, not a rule",
 }
 
 

@@ -458,13 +458,56 @@ def test_seed_flattened_option_table_rebuilt_as_a_list(seeds):
     assert save["status"] == "compiled" and save["changes"] == [{"op": "invulnerable", "value": 5}]
 
 
-def test_seed_lone_table_cell_stays_reported_not_repaired(seeds):
-    # Which mode '+1CP' costs cannot be read from the source: it stays as printed, reported.
+def test_seed_lone_cost_cell_is_the_cost_of_the_mode_below_it(seeds):
+    # Issue 43: '+1CP' is the added cost of the mode printed right after it ('Into the Fray'),
+    # a cell of that mode's row split off in scraping: it goes back on the mode's line.
     rec = _records(seeds)["core-11e/heroic-intervention"]
-    assert "within the maximum distance.\n+1CP\n- Into the Fray:" in rec["effect"]
-    assert not any(s.get("repairs") for s in rec["source"])
-    assert [(d.line, d.column, d.found) for d in _codes(seeds, "table-debris")] == [(426, 1, "+1CP")]
+    assert "within the maximum distance.\n- Into the Fray (+1CP):\n- When making the charge roll" in rec["effect"]
+    assert "\n+1CP" not in rec["effect"]
+    assert [e["text"] for e in rec["effects"] if "CP" in e["text"]] == ["Into the Fray (+1CP):"]
+    repairs = [r for s in rec["source"] for r in s.get("repairs", [])]
+    assert repairs == [{"line": 426, "column": 1, "found": "+1CP", "repaired": ""},
+                       {"line": 427, "column": 1, "found": "- Into the Fray:", "repaired": "- Into the Fray (+1CP):"}]
+    [debris] = _codes(seeds, "table-debris")
+    assert (debris.line, debris.column, debris.found) == (426, 1, "+1CP") and "Into the Fray" in debris.message
     assert not any(d.line in range(416, 430) for d in _codes(seeds, "label-lost") + _codes(seeds, "flattened-table"))
+
+
+def test_lone_cost_cell_elsewhere(tmp_path):
+    text = PAGE_HEAD + """STRATAGEMS
+OVERLOAD
+1CP
+Core
+C
+OVERLOAD
+1CP
+Core Stratagem
+WHEN: Your Shooting phase.
+TARGET: One unit from your army.
+EFFECT: Select one of the following modes:
+- Steady: Add 1 to the Hit roll.
++2CP
+- Overcharge: Add 1 to the Wound roll.
+Hold the Gate
+Choose one of the following at the start of the battle:
+- Wall: Add 1 to saves.
++1CP
+- Spikes: Add 1 to the Strength characteristic.
+This text has a cell at its end.
++3CP
+"""
+    result = build(tmp_path, text, ruleset="11e")
+    recs = _records(result)
+    strat = recs["core-11e/overload"]
+    assert strat["effect"] == ("Select one of the following modes:\n- Steady: Add 1 to the Hit roll.\n"
+                               "- Overcharge (+2CP): Add 1 to the Wound roll.")
+    gate = recs["11e/rules/hold-the-gate"]
+    assert "- Spikes (+1CP): Add 1 to the Strength characteristic." in gate["text"]
+    assert "\n+1CP" not in gate["text"] and gate["text"].endswith("This text has a cell at its end.\n\n+3CP")
+    # Placed or not, each cell is reported where it is printed.
+    assert [(d.line, d.found, "Overcharge" in d.message or "Spikes" in d.message)
+            for d in _codes(result, "table-debris")] == [(19, "+2CP", True), (24, "+1CP", True), (27, "+3CP", False)]
+    assert line_accounting(result.documents[0])["unaccounted"] == 0
 
 
 FLATTENED = """Hold the Breach
@@ -632,3 +675,91 @@ def test_annotation_applied_marked_and_reported_when_stale(tmp_path):
     (tmp_path / "annotations.yaml").write_text(NOTE.replace("stated_by: a tester\n", ""), encoding="utf-8")
     result = build(tmp_path, ANNOTATED_PAGE)
     assert [d.code for d in result.report.errors] == ["bad-annotation"]
+
+
+# -- issue 43: the seeds' own audit cases ------------------------------------------------
+
+def test_seed_assigned_agents_flavour_apart_from_its_rule(seeds):
+    # Four narrative sentences before the first rules sentence: flavour, however many there are.
+    rec = _records(seeds)["imperial-agents/abilities/assigned-agents"]
+    assert rec["flavour"].startswith("Throughout the Imperium there exist numerous martial organisations")
+    assert rec["flavour"].endswith("enforce their presence on the field of battle.")
+    assert rec["text"].startswith("If your Army Faction is AGENTS OF THE IMPERIUM, then in the Select Detachment")
+    assert not any(e["text"].startswith("Throughout the Imperium") for e in rec["effects"])
+    # The extract's passage repeating the flavour still backs the record.
+    assert any(s["file"].endswith("inquisitors-hand.11e.txt") and s["first_line"] == 47 for s in rec["source"])
+
+
+def test_long_flavour_before_rules_elsewhere(tmp_path):
+    text = PAGE_HEAD.replace("CORE: Deep Strike", "CORE: Deep Strike\nFACTION: Oath of the Hunt") + """Oath of the Hunt
+The hunters of the order swear their oaths in blood. They range across the stars. No prey escapes them for long. Their names are feared on a hundred worlds.
+Each time a model from your army makes an attack that targets an enemy CHARACTER unit, add 1 to the Hit roll.
+Long Marches
+Armies cross the field in long columns. Scouts go ahead of them. Columns are slow. Supply trains follow them. You keep them in order.
+Each time a unit from your army Advances, add 1 to the Advance roll.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    recs = _records(result)
+    oath = recs["test-faction/abilities/oath-of-the-hunt"]
+    assert oath["flavour"].startswith("The hunters of the order") and oath["flavour"].endswith("hundred worlds.")
+    assert oath["text"].startswith("Each time a model from your army makes an attack")
+    # A long first paragraph that speaks to the player is not narrative: it stays rules text.
+    marches = recs["10e/rules/long-marches"]
+    assert "flavour" not in marches and marches["text"].startswith("Armies cross the field in long columns.")
+
+
+def test_seed_battle_shock_step_title_without_its_number(seeds):
+    recs = _records(seeds)
+    rec = recs["10e/rules/battle-shock"]
+    assert (rec["name"], rec["title"], rec["number"]) == ("Battle-shock", "Battle-shock", None)
+    assert rec["text"].startswith("In this step, you must take a Battle-shock test")
+    assert rec["source"][0]["first_line"] == 316
+    assert not [r for r in seeds.records if r["id"].startswith("10e/rules/2-")]
+
+
+def test_numbered_step_headings_elsewhere(tmp_path):
+    text = PAGE_HEAD + """1. Command
+Both players gain 1CP.
+3. Fight Phase
+Units that are engaged fight, in an order the players take turns to choose.
+"""
+    result = build(tmp_path, text, ruleset="10e")
+    recs = _records(result)
+    assert recs["10e/rules/command"]["title"] == "Command"
+    assert recs["10e/rules/fight-phase"]["name"] == "Fight Phase"
+    assert not [r for r in result.records if r["kind"] == "rule" and r["title"][0].isdigit()]
+
+
+MULTI_PROFILE = "Before selecting targets for this weapon, select one of its profiles to make attacks with."
+
+
+def test_seed_multi_profile_weapon_rule_is_a_record(seeds):
+    # The tooltip of a weapon with several profiles is a rule of the game, not help text of the site.
+    holding = [r for r in seeds.records if MULTI_PROFILE in (r.get("text") or "")]
+    assert sorted(r["ruleset"] for r in holding) == ["10e", "11e"]
+    for rec in holding:
+        assert rec["kind"] == "rule" and rec["text"] == MULTI_PROFILE
+    cited = {(s["file"], s["first_line"]) for r in holding for s in r["source"]}
+    assert cited == {("sources/datasheet-grey-knights-paladin-squad.10e.txt", 245),
+                     ("sources/datasheet-imperial-agents-inquisitor.11e.txt", 196)}
+    for doc in seeds.documents:
+        assert "interface" not in line_accounting(doc)["classified"], doc.path
+        assert line_accounting(doc)["unaccounted"] == 0, doc.path
+    assert {d.line for d in _codes(seeds, "heading-lost") if d.file.endswith("txt") and "datasheet" in d.file} == {
+        245, 196}
+
+
+def test_multi_profile_weapon_rule_on_two_pages_is_one_record(tmp_path):
+    page = PAGE_HEAD + "Hit Roll\nRoll one D6 for each attack.\n" + MULTI_PROFILE + "\nWound Roll\nRoll one D6 again.\n"
+    (tmp_path / "a.txt").write_text(page, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(page.replace("Test Unit", "Other Unit").replace("TEST UNIT", "OTHER UNIT"),
+                                    encoding="utf-8")
+    result = extract(write_manifest(tmp_path, [{"file": "a.txt", "ruleset": "10e", "kind": "datasheet-page"},
+                                               {"file": "b.txt", "ruleset": "10e", "kind": "datasheet-page"}]))
+    [rec] = [r for r in result.records if MULTI_PROFILE in (r.get("text") or "")]
+    assert rec["kind"] == "rule" and [(s["file"].rsplit("/", 1)[-1], s["first_line"]) for s in rec["source"]] == [
+        ("a.txt", 9), ("b.txt", 9)]
+    # Not part of the rule printed before it.
+    assert _records(result)["10e/rules/hit-roll"]["text"] == "Roll one D6 for each attack."
+    for doc in result.documents:
+        assert line_accounting(doc)["unaccounted"] == 0

@@ -93,7 +93,7 @@ def test_installed_warscribe_builds_a_copy_of_the_sources_and_calculates(install
     assert str(env_dir) in where.stdout, where.stdout + where.stderr
     build = _run([exe, "build", "--sources", work / "sources", "--out", work / "kb", "-q"], cwd=work, env=env)
     assert build.returncode == 0, build.stdout + build.stderr
-    assert "Records: 227" in build.stdout and (work / "kb" / "json" / "warscribe.json").is_file()
+    assert "Records: 229" in build.stdout and (work / "kb" / "json" / "warscribe.json").is_file()
     calc = _run([exe, "calc", "scenario.yaml", "--json", "--kb", work / "kb"], cwd=work, env=env)
     assert calc.returncode == 0, calc.stderr
     assert '"expected_wounds_removed"' in calc.stdout or '"expected_models_slain"' in calc.stdout
@@ -146,7 +146,7 @@ def test_a_wheel_user_starts_from_an_empty_folder(installed, tmp_path):
     assert again.returncode == 2 and "not empty" in again.stderr  # never overwrites
     build = _run([exe, "build"], cwd=empty, env=env)
     assert build.returncode == 0, build.stdout + build.stderr
-    assert "Records: 227" in build.stdout and (empty / "out" / "site" / "index.html").is_file()
+    assert "Records: 229" in build.stdout and (empty / "out" / "site" / "index.html").is_file()
     doc = next(line for line in build.stdout.splitlines() if "what each code means:" in line).rsplit(": ", 1)[1]
     assert Path(doc).is_file()  # the docs named in messages are installed with the wheel
     check = _run([exe, "check"], cwd=empty, env=env)

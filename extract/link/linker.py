@@ -53,6 +53,11 @@ class Linker:
         for block in page.blocks:
             if block.kind == "rule":
                 link_rule_block(self.report, self.store, self.named_abilities, doc, block)
+        # Headingless tooltips after the page's headed rules, as a rules extract's passages are:
+        # a repeat of a rule already read is one more place of it, else a rule of its own, untitled.
+        untitled = [Passage(b.lines) for b in page.blocks if b.kind == "untitled"]
+        if untitled:
+            link_passages(self.report, self.store, doc, page.name, untitled)
         named = weapon_ids(self.report, doc.path, ds_id, [(w.name, w.lines[0].no) for w in page.weapons],
                            [w.type for w in page.weapons])
         weapon_ids_ = [link_weapon(self.report, self.store, doc, ds_id, w, wid) for w, wid in zip(page.weapons, named)]
