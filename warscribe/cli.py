@@ -239,11 +239,25 @@ def _matrix(p: argparse.ArgumentParser) -> Handler:
     for flag, what in (("half-range", "target within half range"), ("stationary", "attacker remained stationary"),
                        ("charged", "attacker charged"), ("cover", "target has the Benefit of Cover")):
         p.add_argument(f"--{flag}", action="store_true", help=what)
+    for prefix, what in (("", "weapons (by their datasheets)"), ("target-", "targets")):
+        p.add_argument(f"--{prefix}faction", action="append", default=[], metavar="NAME",
+                       help=f"only {what} of this faction, e.g. 'Space Marines' (repeatable: any of them)")
+        p.add_argument(f"--{prefix}keyword", action="append", default=[], metavar="KEYWORD",
+                       help=f"only {what} with this keyword or faction keyword, whole, e.g. VEHICLE (repeatable)")
+        p.add_argument(f"--{prefix}name", action="append", default=[], metavar="TEXT",
+                       help=f"only {what} whose name contains this, ignoring case" +
+                            (" (the weapon's or its datasheet's)" if not prefix else "") + " (repeatable)")
+    p.add_argument("--max-size", type=_size, default=None, metavar="SIZE",
+                   help="refuse, before computing, an output estimated larger than this (default: 200M; 0: no limit)")
+    p.add_argument("--force", action="store_true", help="write the output whatever its estimated size")
     p.add_argument("--out", required=True, metavar="FILE", help="output file: .csv or .npz")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
 
     def run(args):
-        from warscribe.matrix import run_matrix
+        from warscribe.matrix import MAX_SIZE, run_matrix
+
+        if args.max_size is None:
+            args.max_size = MAX_SIZE
 
         for name in ("models", "target_models"):
             value = getattr(args, name)

@@ -16,6 +16,12 @@ Output, rows in input order (weapons, then targets within a weapon):
   ``target`` (ids), the three value arrays of shape (weapons, targets), and
   ``skipped_id`` / ``skipped_reason``.
 
+Subsets (``Subset``): ``--faction``, ``--keyword``, ``--name`` choose weapons (by their
+datasheets), ``--target-faction``, ``--target-keyword``, ``--target-name`` targets; the
+values of one option are OR-ed, the options AND-ed. Before computing, the output's size
+is estimated from the ids' lengths and the rows (weapons x targets); above ``--max-size``
+the command refuses, naming the estimate and these options, unless ``--force``.
+
 Rows the engine cannot evaluate (a Strength of ``8+``, a target without model
 characteristics) are listed with the reason on stderr (and in the .npz), never
 dropped silently. The same inputs give byte-identical files (no timestamps; the zip
@@ -25,13 +31,16 @@ entries carry a fixed date). Files are written to a temporary name, then renamed
 from __future__ import annotations
 
 import csv
+import difflib
 import operator
 import io
 import os
+import re
 import sys
 import tempfile
 import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
@@ -50,6 +59,12 @@ from warscribe.schema.text import printable, spreadsheet_cell
 
 COLUMNS = ("weapon", "target", "expected_wounds_removed", "expected_models_slain", "p_wipe")
 MAX_REFERENCE_TARGETS = 100_000
+MAX_SIZE = 200 << 20  # bytes of output written without --force (the whole 11e game is about 1.5 GB of CSV)
+# The three numbers of a CSV row as written, with their commas and newline: 34 bytes on
+# average for Orks and Space Marines weapons against 11e vehicles, 41 for Necrons weapons
+# against every 11e datasheet; 42 keeps the estimate at or a little above the file.
+# The ids' lengths are counted exactly.
+CSV_VALUES_BYTES = 42
 
 
 class MatrixError(Exception):
@@ -63,15 +78,21 @@ def _is_tsv(path: Path) -> bool:
     return path.suffix.lower() in (".tsv", ".txt")
 
 
-def weapon_rows(source: str | Path, ruleset: str | None) -> list[Row]:
+def weapon_rows(source: str | Path, ruleset: str | None, subset: Subset | None = None) -> list[Row]:
     path = Path(source)
     if _is_tsv(path):
         try:
             rows = read_weapons(path, ruleset or "10e")
         except TsvError as exc:
             raise MatrixError(str(exc)) from None
+        facets = [_tsv_facets(r.id) for r in rows]
     else:
-        rows = [Row(r["id"], weapon_from_record(r, r["id"])) for r in _bundle(path).kind("weapon")]
+        bundle = _bundle(path)
+        records = bundle.kind("weapon")
+        rows = [Row(r["id"], weapon_from_record(r, r["id"])) for r in records]
+        facets = [_weapon_facets(r, bundle.get(r.get("datasheet") or "")) for r in records]
+    if subset:
+        rows = subset.select(rows, facets, "weapon", path)
     return [_sized(row) for row in rows]
 
 
@@ -92,7 +113,7 @@ def _bundle(path: Path):
         raise MatrixError(str(exc)) from None
 
 
-def target_rows(source: str | Path, target_models: int | None) -> list[Row]:
+def target_rows(source: str | Path, target_models: int | None, subset: Subset | None = None) -> list[Row]:
     path = Path(source)
     if _is_tsv(path):
         if not target_models:
@@ -101,10 +122,15 @@ def target_rows(source: str | Path, target_models: int | None) -> list[Row]:
             rows = read_units(path, target_models)
         except TsvError as exc:
             raise MatrixError(str(exc)) from None
+        facets = [_tsv_facets(r.id) for r in rows]
     elif path.suffix.lower() in (".yaml", ".yml"):
-        rows = reference_targets(path, target_models)
+        rows, facets = reference_targets(path, target_models, with_facets=True)
     else:
-        rows = datasheet_targets(_bundle(path), target_models)
+        bundle = _bundle(path)
+        rows = datasheet_targets(bundle, target_models)
+        facets = [_datasheet_facets(ds, (ds.get("name"),)) for ds in bundle.kind("datasheet")]
+    if subset:
+        rows = subset.select(rows, facets, "target", path)
     return [_bounded(row) for row in rows]
 
 
@@ -135,8 +161,11 @@ def datasheet_targets(bundle, target_models: int | None) -> list[Row]:
     return rows
 
 
-def reference_targets(path: Path, target_models: int | None) -> list[Row]:
-    """A YAML list of targets shaped like a scenario's ``target`` (plus a unique ``name``)."""
+def reference_targets(path: Path, target_models: int | None, with_facets: bool = False):
+    """A YAML list of targets shaped like a scenario's ``target`` (plus a unique ``name``).
+
+    ``with_facets``: also what subsets match each by (its name and keywords), as a second list.
+    """
     try:
         data = safeyaml.load_file(path)
     except OSError as exc:
@@ -148,7 +177,7 @@ def reference_targets(path: Path, target_models: int | None) -> list[Row]:
         raise MatrixError(f"{path}: expected a list of targets (at most {MAX_REFERENCE_TARGETS:,})")
     schema = derived_schema("scenario")["properties"]["target"]
     check = Draft202012Validator(schema)
-    rows, seen = [], set()
+    rows, facets, seen = [], [], set()
     for i, entry in enumerate(data):
         name = entry.get("name") if isinstance(entry, dict) else None
         if not isinstance(name, str) or not name:
@@ -156,6 +185,8 @@ def reference_targets(path: Path, target_models: int | None) -> list[Row]:
         if name in seen:
             raise MatrixError(f"{path}: [{i}]: the name {name!r} is used twice")
         seen.add(name)
+        keywords = entry.get("keywords")
+        facets.append(Facets(None, _keywords(keywords if isinstance(keywords, list) else ()), (name,)))
         errors = sorted(check.iter_errors(entry), key=lambda e: list(map(str, e.absolute_path)))
         if errors:
             where = "/".join(map(str, errors[0].absolute_path)) or "(target)"
@@ -166,7 +197,127 @@ def reference_targets(path: Path, target_models: int | None) -> list[Row]:
             models=target_models or entry["models"], invulnerable=entry.get("invulnerable"),
             feel_no_pain=entry.get("feel_no_pain"), keywords=frozenset(k.upper() for k in entry.get("keywords") or ()),
         )))
-    return rows
+    return (rows, facets) if with_facets else rows
+
+
+# ---------------------------------------------------------------- subsets
+
+
+@dataclass(frozen=True)
+class Facets:
+    """What a subset matches a weapon or target by; ``None``: its source does not say (a TSV, a YAML target)."""
+
+    faction: str | None
+    keywords: frozenset[str] | None
+    names: tuple[str, ...]
+
+
+def _fold(text: str) -> str:
+    """A faction's comparison form: 'Space Marines', 'space-marines' and 'SPACE MARINES' are one."""
+    return re.sub(r"[^0-9a-z]+", "", text.casefold())
+
+
+def _keywords(values) -> frozenset[str]:
+    return frozenset(" ".join(str(k).split()).casefold() for k in values if isinstance(k, str))
+
+
+def _datasheet_facets(ds: dict | None, names: tuple) -> Facets:
+    if ds is None:
+        return Facets(None, frozenset(), tuple(n for n in names if n))
+    return Facets(ds.get("faction") or None,
+                  _keywords(list(ds.get("keywords") or ()) + list(ds.get("faction_keywords") or ())),
+                  tuple(n for n in names if n))
+
+
+def _weapon_facets(weapon: dict, ds: dict | None) -> Facets:
+    return _datasheet_facets(ds, (weapon.get("name"), ds.get("name") if ds else None))
+
+
+def _tsv_facets(row_id: str) -> Facets:
+    return Facets(None, None, (row_id.rsplit("#", 1)[0],))  # '<catalogue>/<name>' without the row number
+
+
+@dataclass(frozen=True)
+class Subset:
+    """The weapons (or targets) chosen on the command line: OR within an option, AND across options.
+
+    ``factions``: the datasheet's faction, whole, ignoring case, spaces and punctuation
+    ('space-marines' is Space Marines; Chaos Space Marines is not); ``keywords``: one of
+    the datasheet's keywords or faction keywords, whole, ignoring case; ``names``: a part
+    of the name, ignoring case (a weapon's name or its datasheet's; a TSV row's catalogue
+    and name; a YAML target's name).
+    """
+
+    factions: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    prefix: str = ""  # of the options' names: '' for weapons, 'target-' for targets
+
+    def __bool__(self) -> bool:
+        return bool(self.factions or self.keywords or self.names)
+
+    def options(self) -> str:
+        return " ".join(f"--{self.prefix}{kind} {v!r}" for kind, values in
+                        (("faction", self.factions), ("keyword", self.keywords), ("name", self.names)) for v in values)
+
+    def select(self, rows: list[Row], facets: list[Facets], what: str, source) -> list[Row]:
+        """The rows the subset chooses, in their order; MatrixError for a value that matches nothing."""
+        tests = []
+        for kind, values, test in (
+                ("faction", self.factions, lambda f, v: f.faction is not None and _fold(f.faction) == _fold(v)),
+                ("keyword", self.keywords, lambda f, v: f.keywords is not None and " ".join(v.split()).casefold() in f.keywords),
+                ("name", self.names, lambda f, v: any(v.casefold() in n.casefold() for n in f.names))):
+            if not values:
+                continue
+            if kind != "name" and all((f.faction if kind == "faction" else f.keywords) is None for f in facets):
+                raise MatrixError(f"--{self.prefix}{kind}: {source} names no {kind} of its {what}s (a TSV or a YAML "
+                                  f"list of targets); choose from it by --{self.prefix}name, or give a build")
+            for v in values:
+                if not any(test(f, v) for f in facets):
+                    raise MatrixError(f"--{self.prefix}{kind} {v!r}: none of the {len(rows):,} {what}s of {source} "
+                                      f"matches{self._known(kind, v, facets)}")
+            tests.append(lambda f, values=values, test=test: any(test(f, v) for v in values))
+        chosen = [row for row, f in zip(rows, facets) if all(t(f) for t in tests)]
+        if not chosen:
+            raise MatrixError(f"{self.options()}: each matches some {what}s of {source}, but no {what} matches all "
+                              "(the values of one option are OR-ed, the options AND-ed)")
+        return chosen
+
+    @staticmethod
+    def _known(kind: str, value: str, facets: list[Facets]) -> str:
+        if kind == "name":
+            return " (a part of a name, ignoring case)"
+        known = sorted({f.faction for f in facets if f.faction} if kind == "faction"
+                       else {k.upper() for f in facets for k in f.keywords or ()})
+        folded = {k.casefold(): k for k in known}
+        near_names = [folded[k] for k in difflib.get_close_matches(value.casefold(), list(folded), 3, 0.6)]
+        if near_names:
+            return "; nearest: " + ", ".join(repr(k) for k in near_names)
+        if kind == "faction":
+            return f"; its {len(known)} factions: " + ", ".join(known)
+        return f" (a whole keyword such as {known[0]!r}, ignoring case; {len(known):,} keywords there)" if known else ""
+
+
+# ---------------------------------------------------------------- size
+
+
+def estimate_bytes(suffix: str, weapon_ids: list[str], target_ids: list[str]) -> int:
+    """The output's size before it is computed: ids counted exactly, the numbers at their usual width."""
+    w, t = len(weapon_ids), len(target_ids)
+    if suffix == ".npz":
+        # numpy's str arrays hold 4 bytes per character of the longest id; three float64 values a pair
+        ids = sum(4 * max(map(len, xs), default=0) * len(xs) for xs in (weapon_ids, target_ids))
+        return 24 * w * t + ids + 4096
+    weapons = sum(len(_csv_cell(x).encode("utf-8")) + 1 for x in weapon_ids)
+    targets = sum(len(_csv_cell(x).encode("utf-8")) + 1 for x in target_ids)
+    return len(",".join(COLUMNS)) + 1 + weapons * t + targets * w + CSV_VALUES_BYTES * w * t
+
+
+def human_bytes(n: int) -> str:
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{n} bytes"
 
 
 # ---------------------------------------------------------------- output
@@ -272,9 +423,12 @@ def run_matrix(args) -> int:
         return 2
     quiet = getattr(args, "quiet", False)
     progress = _Progress(not quiet)
+    weapon_subset = Subset(*(tuple(getattr(args, k, None) or ()) for k in ("faction", "keyword", "name")))
+    target_subset = Subset(*(tuple(getattr(args, f"target_{k}", None) or ()) for k in ("faction", "keyword", "name")),
+                           prefix="target-")
     try:
-        weapons = weapon_rows(args.weapons, args.ruleset)
-        targets = target_rows(args.targets, args.target_models)
+        weapons = weapon_rows(args.weapons, args.ruleset, weapon_subset)
+        targets = target_rows(args.targets, args.target_models, target_subset)
     except MatrixError as exc:
         print(f"error: {printable(str(exc), 1000)}", file=sys.stderr)
         return 2
@@ -297,6 +451,18 @@ def run_matrix(args) -> int:
             print(f"error: {flag} {given}: no usable {kind}: {found}; "
                   f"give {hint}", file=sys.stderr)
             return 2
+    weapon_ids, target_ids = [r.id for r in w_ok], [r.id for r in t_ok]
+    pairs = len(w_ok) * len(t_ok)
+    size = estimate_bytes(out.suffix.lower(), weapon_ids, target_ids)
+    limit = getattr(args, "max_size", MAX_SIZE)
+    estimate = f"{len(w_ok):,} weapons x {len(t_ok):,} targets = {pairs:,} rows, about {human_bytes(size)}"
+    if limit and size > limit and not getattr(args, "force", False):
+        print(f"error: --out {printable(str(out), 200)}: {estimate}, more than --max-size {human_bytes(limit)}: "
+              "choose weapons with --faction, --keyword, --name and targets with --target-faction, "
+              "--target-keyword, --target-name, or pass --force", file=sys.stderr)
+        return 2
+    if not quiet:
+        print(f"{estimate}: computing", file=sys.stderr)
     conditions = Conditions(half_range=args.half_range, stationary=args.stationary, charged=args.charged, cover=args.cover)
     rulesets = [args.ruleset or r.value.ruleset or "11e" for r in w_ok]
     start, cpu = time.perf_counter(), time.process_time()
@@ -308,7 +474,6 @@ def run_matrix(args) -> int:
         return 2
     computed, computed_cpu = time.perf_counter() - start, time.process_time() - cpu
     start, cpu = time.perf_counter(), time.process_time()
-    weapon_ids, target_ids = [r.id for r in w_ok], [r.id for r in t_ok]
     try:
         if out.suffix.lower() == ".csv":
             write_csv(out, weapon_ids, target_ids, matrix, progress("write"))
@@ -319,7 +484,6 @@ def run_matrix(args) -> int:
         return 2
     written, written_cpu = time.perf_counter() - start, time.process_time() - cpu
     if not quiet:
-        pairs = len(w_ok) * len(t_ok)
         print(f"{len(w_ok):,} weapons x {len(t_ok):,} targets = {pairs:,} pairs "
               f"({matrix.classes[0]:,} x {matrix.classes[1]:,} classes, {matrix.cases:,} distinct cases); "
               f"{len(skipped)} rows skipped", file=sys.stderr)

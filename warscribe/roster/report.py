@@ -150,6 +150,8 @@ def render_text(result: Result) -> str:
             a = attached[p.unit]
             out.append(f"  {a.line:>5}    {a.role} of {_p(res.units[a.bodyguard].unit.name)} "
                        f"(line {res.units[a.bodyguard].unit.line})")
+    if any(ur.models_inferred for ur in res.units):
+        out.append("  ? models: the list prints no model count; the datasheet's smallest size is assumed")
     total = f"  total: declared {prices.declared_total if prices.declared_total is not None else '-'}"
     if prices.declared_sum is not None and prices.declared_sum != prices.declared_total:
         total += f" (its units add up to {prices.declared_sum})"

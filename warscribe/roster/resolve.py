@@ -7,7 +7,12 @@ in five factions) are told apart by the army: its detachments' enhancements firs
 its factions, then the factions whose datasheets fit it (their faction keywords all
 carried by the army's own: Space Marines datasheets in a Dark Angels army), then the
 rest (allies). Two records left at the same rank are reported as ambiguous; a name
-that matches nothing is reported with the nearest names of the knowledge base.
+that matches nothing is reported with the nearest names of the knowledge base, except
+where the knowledge base has no datasheets of a faction the list names: that is said
+once, at the faction's line, with the reason the build's report gives (a BattleScribe
+catalogue missing from the data read), and the list's other unresolved names point
+there rather than at near names of other factions ('Inceptor Squad' is not an
+'Interceptor Squad').
 
 Only the records of the list's edition are consulted.
 """
@@ -16,18 +21,26 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from warscribe.roster import names
 from warscribe.roster.model import Detachment, Enhancement, Finding, Named, Roster, Unit
-from warscribe.schema.bundle import Bundle
+from warscribe.schema.bundle import Bundle, BundleError, load_report
 from warscribe.schema.diagnostics import Diagnostic, code_info
 from warscribe.schema.text import slugify
 
 KB_KINDS = ("datasheet", "enhancement", "detachment")
 NEAREST = 3
 NEAREST_LOOKUPS = 200  # distinct unresolved names given suggestions per build (each costs a scan of its names)
+MAX_REPORT_DIAGNOSTICS = 100_000  # of the build's report.json read for missing catalogues
+# Where the whole game of an edition is built from (a pointer for a knowledge base that lacks a faction).
+WHOLE_GAME = {"11e": "examples/11e (the app's data)", "10e": "examples/both-10e (BattleScribe and Wahapedia)"}
+# The BattleScribe reader's warning naming what a catalogue missing from the data costs (extract/battlescribe).
+_MISSING_CATALOGUE = re.compile(r"catalogue (['\"])(?P<name>.+?)\1 is not in the data read: factions with no "
+                                r"datasheets because of it: (?P<none>.*); factions that lost units it holds: (?P<some>.*)")
 
 
 @dataclass
@@ -91,7 +104,34 @@ class Index:
             counts = Counter(k for r in recs for k in set(r.get("faction_keywords", [])))
             self.core[faction] = {k for k, n in counts.items() if 2 * n >= len(recs)}
         self.datasheets = sum(len(v) for v in self.by_key["datasheet"].values())
+        self.datasheet_factions = {names.key(f) for f in per_faction}
         self._nearest: dict[tuple, list[str]] = {}
+        self._missing: dict[str, tuple[str, str]] | None = None
+
+    def has_datasheets(self, faction: str) -> bool:
+        return names.key(faction) in self.datasheet_factions
+
+    def missing_catalogue(self, faction: str) -> tuple[str, str] | None:
+        """(catalogue, 'none' or 'some'): the BattleScribe catalogue the build's report names as the reason
+        `faction` has no datasheets (or lost some); None when the report says nothing of it."""
+        if self._missing is None:
+            self._missing = {}
+            try:
+                report = load_report(self.kb.origin) if Path(self.kb.origin).exists() else None
+            except (BundleError, OSError, ValueError):
+                report = None  # a report is an explanation only: without one the finding is still made
+            diagnostics = report.get("diagnostics") if isinstance(report, dict) else None
+            for d in (diagnostics if isinstance(diagnostics, list) else [])[:MAX_REPORT_DIAGNOSTICS]:
+                if not isinstance(d, dict) or d.get("code") != "missing-catalogue":
+                    continue
+                m = _MISSING_CATALOGUE.fullmatch(str(d.get("message", ""))[:10_000])
+                if not m:
+                    continue
+                for group, how in (("none", "none"), ("some", "some")):
+                    for f in m.group(group).split(", "):
+                        if f and f != "none":
+                            self._missing.setdefault(names.key(f), (m.group("name"), how))
+        return self._missing.get(names.key(faction))
 
     def faction_of(self, rec: dict) -> str | None:
         if rec.get("faction"):
@@ -210,6 +250,9 @@ class Resolution:
     units: list[UnitResult] = field(default_factory=list)
     attachments: list[Attachment] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    # The list's factions the knowledge base has no datasheets of, and the line naming the first.
+    absent: list[str] = field(default_factory=list)
+    absent_line: int = 0
 
     def find(self, code: str, line: int, message: str, expected: str = "", found: str = "", rule=None,
              unit: int | None = None, record: str = "", level: str | None = None) -> None:
@@ -225,11 +268,45 @@ class Resolution:
             self.find("roster-ambiguous", match.line, f"{what} {match.name!r} matches {len(match.candidates)} records "
                       f"the army's faction does not choose between", expected="one record",
                       found=", ".join(match.candidates[:6]), unit=unit)
+        elif self.absent:
+            # Near names would come from other factions: the reason is the missing faction, said once.
+            self.find("roster-unresolved", match.line, f"{what} {match.name!r} names no {self.ruleset} record of the "
+                      f"knowledge base, which has no {' or '.join(self.absent)} datasheets (line {self.absent_line})",
+                      expected=f"{_a(what)} of the knowledge base ({self.ruleset})", found=match.name, unit=unit)
         else:
             near = "; nearest: " + ", ".join(repr(n) for n in match.nearest) if match.nearest else "; no name is near"
             self.find("roster-unresolved", match.line, f"{what} {match.name!r} names no {self.ruleset} record of the "
-                      f"knowledge base{near}", expected=f"a {what} of the knowledge base ({self.ruleset})",
-                      found=match.name, unit=unit)
+                      f"knowledge base{near}{self._incomplete()}",
+                      expected=f"{_a(what)} of the knowledge base ({self.ruleset})", found=match.name, unit=unit)
+
+    def _incomplete(self) -> str:
+        """The army's datasheets that the build's report says a missing catalogue took away, if any."""
+        lost = sorted({(f, c[0]) for f in self.army if (c := self.index.missing_catalogue(f)) and c[1] == "some"})
+        return "".join(f" (the knowledge base's {f} datasheets are incomplete: its BattleScribe data lacks the "
+                       f"catalogue {c!r})" for f, c in lost[:2])
+
+    def absent_faction(self, match: Match) -> None:
+        """Said once per faction line: the knowledge base has no datasheets of it, why, and what to build instead."""
+        faction = match.record["name"] if match.record else names.ALLIANCE_PREFIX.sub("", match.name)
+        if not self.absent:
+            self.absent_line = match.line
+        self.absent.append(faction)
+        kb = _build_folder(self.kb.origin) if self.kb else "(none)"
+        missing = self.index.missing_catalogue(faction)
+        if missing and missing[1] == "none":
+            why = (f": the BattleScribe data it was built from lacks the catalogue {missing[0]!r} (its report.json, "
+                   "missing-catalogue)")
+            found = f"no {faction} datasheets; catalogue {missing[0]!r} missing"
+        else:
+            why = " (none of its sources gives them)"
+            found = f"no {faction} datasheets"
+        hint = f"; build with {WHOLE_GAME[self.ruleset]}" if self.ruleset in WHOLE_GAME else ""
+        typo = ("; if the name is misspelt, nearest: " + ", ".join(repr(n) for n in match.nearest)
+                if match.nearest and not missing else "")
+        self.find("roster-unresolved", match.line, f"faction {match.name!r}: the knowledge base {kb} has no "
+                  f"{self.ruleset} {faction} datasheets{why}{hint}; the list's units, detachments and enhancements "
+                  f"of that faction do not resolve{typo}", expected=f"{self.ruleset} {faction} datasheets in the "
+                  "knowledge base", found=found)
 
     def renamed(self, match: Match, what: str, unit: int | None = None) -> None:
         if match.alias:
@@ -295,9 +372,20 @@ def _factions(res: Resolution) -> None:
     if res.army:
         res.faction_evidence = "the list names it"
     for m in res.factions:
-        if not m.ok:
-            res.unresolved(m, "faction")
+        # A faction named only by detachments or enhancements (no datasheets of its own) is a gap
+        # only if some unit of the list finds no datasheet; its units may be another faction's.
+        if not m.ok or (not idx.has_datasheets(m.record["name"]) and _some_unit_unknown(res)):
+            res.absent_faction(m)
         res.renamed(m, "faction")
+
+
+def _some_unit_unknown(res: Resolution) -> bool:
+    idx = res.index
+    return any(names.key(u.name) not in idx.by_key["datasheet"]
+               and names.key(u.name) not in idx.by_other_language["datasheet"]
+               and not any(names.key(a.means) in idx.by_key["datasheet"]
+                           for a in names.aliases_for("datasheet", u.name, res.ruleset))
+               for u in res.roster.units)
 
 
 def _detachments(res: Resolution) -> None:
@@ -406,6 +494,18 @@ def _attachments(res: Resolution) -> None:
         if 0 <= k < len(same):
             res.attachments.append(Attachment(i, same[k], "leader", u.leading.line))
             taken.add(i)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _build_folder(origin: str) -> str:
+    """The folder `warscribe build --out` wrote, for a bundle read from its json/ folder; else the file."""
+    path = Path(origin)
+    if path.parent.name == "json" and (path.parent.parent / "manifest.json").is_file():
+        return str(path.parent.parent)
+    return origin
 
 
 def datasheet_rulesets(kb: Bundle) -> Counter:
