@@ -278,6 +278,8 @@ def _groups(spec: dict, units: list[tuple[dict, int, str]], phase: str, chooser:
 
 def _own_sources(records: list[dict], kb: KnowledgeBase, selection, side: str) -> list[tuple[str, str]]:
     """(source id, name) of the abilities of the side's datasheets, as ``abilities`` selects them."""
+    if selection is not None and not selection:
+        return []  # `abilities: []`: none of them (the site's matchups ask this thousands of times)
     out: list[tuple[str, str]] = []
     for record in records:
         for ability in record.get("abilities") or ():

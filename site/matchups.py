@@ -13,7 +13,7 @@ edition and every build.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from warscribe.engine import ScenarioError, evaluate, parse_scenario
 from warscribe.engine.kb import KnowledgeBase
@@ -69,32 +69,69 @@ ATTACKERS: tuple[Reference, ...] = (
 
 
 def unit_against_targets(kb: KnowledgeBase, datasheet: dict, phase: str) -> list[float | None] | str:
-    """Expected models slain of each reference target by the unit (None: nothing to attack with)."""
+    """Expected models slain of each reference target by the unit (None: nothing to attack with).
+
+    The unit is read once, against the first target; where it chose nothing by its target (no
+    pistol or profile picked by expected damage: every `choices` empty), the same weapon groups
+    fire at the others, the target swapped in; else each target is read on its own."""
+    def read(ref: Reference):
+        data = {"ruleset": datasheet["ruleset"], "attacker": {"datasheet": datasheet["id"], "phase": phase,
+                                                              "abilities": []}, "target": ref.spec}
+        return parse_scenario(data, kb)
+
+    try:
+        base = read(TARGETS[0])
+    except ScenarioError as exc:
+        if "has no ranged weapon" in str(exc) or "has no melee weapon" in str(exc):
+            return [None] * len(TARGETS)
+        return str(exc)
+    fixed = not any(entry.get("choices") for entry in base.loadout)
     out: list[float | None] = []
     for ref in TARGETS:
-        data = {"ruleset": datasheet["ruleset"], "attacker": {"datasheet": datasheet["id"], "phase": phase, "abilities": []},
-                "target": ref.spec}
-        try:
-            out.append(evaluate(parse_scenario(data, kb)).expected_models_slain)
-        except ScenarioError as exc:
-            if "has no ranged weapon" in str(exc) or "has no melee weapon" in str(exc):
-                out.append(None)
-                continue
-            return str(exc)
+        scenario = base if ref is TARGETS[0] else (
+            replace(base, target=_target_of(ref, base.ruleset)) if fixed else read(ref))
+        out.append(evaluate(scenario).expected_models_slain)
     return out
+
+
+_TARGETS: dict[tuple[str, str], object] = {}
+# Any attacker: a reference target's profile does not depend on it.
+_ANY_ATTACKER = {"weapons": [{"models": 1, "weapon": {"name": "Gun", "range": 24, "attacks": 1, "skill": 3,
+                                                       "strength": 4, "ap": 0, "damage": 1, "abilities": []}}]}
+
+
+def _target_of(ref: Reference, ruleset: str):
+    key = (ruleset, ref.name)
+    if key not in _TARGETS:
+        _TARGETS[key] = parse_scenario({"ruleset": ruleset, "attacker": _ANY_ATTACKER, "target": ref.spec}).target
+    return _TARGETS[key]
 
 
 def attackers_against_unit(kb: KnowledgeBase, datasheet: dict) -> list[float] | str:
-    """Expected models slain of the unit (its smallest size) by each reference attacker."""
-    out = []
-    for ref in ATTACKERS:
-        data = {"ruleset": datasheet["ruleset"], "attacker": ref.spec,
-                "target": {"datasheet": datasheet["id"], "abilities": []}}
-        try:
-            out.append(evaluate(parse_scenario(data, kb)).expected_models_slain)
-        except ScenarioError as exc:
-            return str(exc)
-    return out
+    """Expected models slain of the unit (its smallest size) by each reference attacker.
+
+    The unit is read once (the first attacker's scenario); the others fire at that same target,
+    their weapon groups swapped in: a reference attacker is plain profiles, with no rule of a
+    datasheet and no choice of weapon that could depend on the target."""
+    data = {"ruleset": datasheet["ruleset"], "attacker": ATTACKERS[0].spec,
+            "target": {"datasheet": datasheet["id"], "abilities": []}}
+    try:
+        base = parse_scenario(data, kb)
+    except ScenarioError as exc:
+        return str(exc)
+    return [evaluate(replace(base, groups=_groups_of(ref, base.ruleset))).expected_models_slain for ref in ATTACKERS]
+
+
+_GROUPS: dict[tuple[str, str], tuple] = {}
+# Any target: a reference attacker's weapon groups do not depend on it.
+_ANY_TARGET = {"toughness": 4, "save": 3, "wounds": 1, "models": 1}
+
+
+def _groups_of(ref: Reference, ruleset: str) -> tuple:
+    key = (ruleset, ref.name)
+    if key not in _GROUPS:
+        _GROUPS[key] = parse_scenario({"ruleset": ruleset, "attacker": ref.spec, "target": _ANY_TARGET}).groups
+    return _GROUPS[key]
 
 
 def _cell(value: float | None) -> str:
