@@ -13,6 +13,9 @@ difference in the game's values, never in how a source writes them down:
   another source gives in a column of its own (invulnerable save, damaged profile, the
   transport profile BattleScribe names after the unit, the Leader list), except that the
   wounds ranges of damaged boxes are compared where both sources give one;
+- points: the (models, points) pairs and the selection a price applies from, so a size one
+  source alone prices is a difference (the BattleScribe reader reports a price its data gives
+  for a size beyond the unit's composition, ``unsupported-modifier``, rather than keep it);
 - model lines: the characteristics and the invulnerable save of each distinct profile;
 - the transport box: its numbers (capacity, the space a bulky model takes) and the kinds of
   model it cannot carry, not its wording.
@@ -103,7 +106,10 @@ def comparable(kind: str, name: str, value):
     if name == "composition":  # the unit's size: sources split and name its model lines differently
         return (sum(c["min"] for c in value), sum(c["max"] for c in value))
     if name == "points" and kind == "datasheet":
-        return sorted({(p["models"], p["points"]) for p in value})
+        # Each size a source prices, at the selection its price applies from: a size one source
+        # alone prices is a difference, and so is a requisition tier that starts at another copy.
+        # The condition's wording is not compared (each source words an army's price its own way).
+        return sorted({(p["models"], p["points"], p.get("from_copy") or 1) for p in value})
     if name == "abilities" and kind == "datasheet":
         return sorted(_abilities(value, ""))
     if name == "abilities":

@@ -419,7 +419,34 @@ def points(out: Output, walk: Walk, ways: list[Fielding], scope: Scope) -> list[
                     found.append(entry)
         found.sort(key=lambda e: (e["condition"] is not None, e["models"]))
     _report(out, walk, problems)
+    _beyond(out, walk, mods, max((sum(ln.hi for ln in way.lines) for way in ways), default=0))
     return found
+
+
+# A lower bound on the unit's own model count: the least models a condition of this type and value needs.
+_AT_LEAST = {"atLeast": lambda v: v, "equalTo": lambda v: v, "greaterThan": lambda v: v + 1}
+
+
+def _beyond(out: Output, walk: Walk, mods, largest: int) -> None:
+    """A points modifier that holds only at a unit size the composition does not allow (Emperor's
+    Children Chaos Terminators: 360 points 'when 6 or more models', 5 models at most) prices no size
+    the unit has, so it is not read into points; said, since another source or a reader of the raw
+    data may take it for a price at 10 models."""
+    unit = walk.unit
+    own = {str(o.get("id")) for o in (unit.obj, unit.link) if o is not None} | {"self", "unit", "root-entry", "parent"}
+    for mod in mods:
+        # The guards' top-level conditions all hold for the modifier to apply (a condition group may be an 'or').
+        tops = [c for g in mod.guards for c in g.get("conditions") or [] if isinstance(c, dict)]
+        needs = [_AT_LEAST[c.get("type")](number(c.get("value"))) for c in tops
+                 if c.get("field") == "selections" and c.get("childId") == "model" and str(c.get("scope")) in own
+                 and c.get("type") in _AT_LEAST]
+        if needs and largest and max(needs) > largest:
+            size = int(max(needs))
+            out.group("unsupported-modifier", "at a unit size the composition does not allow", unit.file, unit.obj,
+                      f"cost modifier ({mod.type} {mod.mod.get('value')}) from {size} models, where the unit's "
+                      f"composition allows {largest} at most; that size is not priced",
+                      f"{unit.name} ({mod.type} {mod.mod.get('value')} from {size} models; at most {largest})",
+                      expected="prices at unit sizes the composition allows", found="a price at a larger size")
 
 
 def _points_of(out: Output, walk: Walk, lines_: list[Line], scope: Scope, mods, problems: list,

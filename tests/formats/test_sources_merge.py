@@ -245,6 +245,45 @@ def test_real_differences_still_count():
     assert set(entry["differs"]) == {"keywords", "faction_keywords", "models", "abilities", "weapons"}
 
 
+def test_a_size_one_source_alone_prices_is_a_disagreement():
+    """Chaos Terminators at 5 models in both, and at 10 in one: the sizes priced differ; so does a
+    requisition tier that starts at another selection of the unit."""
+    five = {"models": 5, "points": 170, "condition": None}
+    wh = [unit("orks/nobz", "Nobz", "Orks", ["ORKS"], points=[five]),
+          unit("orks/meganobz", "Meganobz", "Orks", ["ORKS"],
+               points=[five, {"models": 5, "points": 185, "condition": None, "from_copy": 3}]),
+          unit("orks/boyz", "Boyz", "Orks", ["ORKS"], points=[five])]
+    theirs = [(unit("orks/nobz", "Nobz", "Orks", ["ORKS"], points=[five, {"models": 10, "points": 360, "condition": None}]),
+               prov(BS, 1)),
+              (unit("orks/meganobz", "Meganobz", "Orks", ["ORKS"],
+                    points=[five, {"models": 5, "points": 185, "condition": None, "from_copy": 2}]), prov(BS, 2)),
+              (unit("orks/boyz", "Boyz", "Orks", ["ORKS"], points=[dict(five, from_copy=None)]), prov(BS, 3))]
+    records, report = merged(wh, theirs)
+    differs = {r["id"]: set(p.get("differs", {})) for r in records if r["kind"] == "datasheet"
+               for p in r["source"] if p["file"].startswith(BS)}
+    assert differs == {"orks/nobz": {"points"}, "orks/meganobz": {"points"}, "orks/boyz": set()}
+    [nobz] = [d for d in report.warnings if d.code == "source-disagreement" and "orks/nobz" in d.message]
+    assert "10 models: 360" in nobz.found and "10 models" not in nobz.expected
+
+
+@pytest.mark.slow
+def test_a_price_beyond_the_composition_is_reported_not_dropped(both):
+    """BattleScribe 51e5f8f prices Emperor's Children Chaos Terminators at 360 'when 6 or more
+    models', a size its composition (5 models) does not allow, and Obliterators at 3 where 2 is
+    the most: the reader does not price a size the unit cannot have, and says so; both sources then
+    price 5 (and 2) models alike."""
+    report = json.loads((both / "report.json").read_text(encoding="utf-8"))
+    [beyond] = [d for d in report["diagnostics"] if d["code"] == "unsupported-modifier"
+                and "composition allows" in d["message"]]
+    assert "Chaos Terminators (set 360 from 6 models; at most 5)" in beyond["message"]
+    assert "Obliterators (set 360 from 3 models; at most 2)" in beyond["message"]
+    data = json.loads((both / "json" / "warscribe.json").read_text(encoding="utf-8"))["data"]
+    terminators = next(u for u in data["datasheet"] if u["id"] == "emperors-children/chaos-terminators")
+    assert [(p["models"], p["points"]) for p in terminators["points"]] == [(5, 170)]
+    [bs] = [p for p in terminators["source"] if p.get("entry")]
+    assert "points" in bs["agrees"]
+
+
 def test_check_finds_groups_and_counts_the_disagreements():
     wh = [unit("orks/warboss", "Warboss", "Orks", ["ORKS"]), unit("orks/weirdboy", "Weirdboy", "Orks", ["ORKS"])]
     theirs = [(unit("orks/warboss", "Warboss", "Orks", ["ORKS"], points=[{"models": 1, "points": 80, "condition": None}],
