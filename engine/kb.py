@@ -109,6 +109,23 @@ def weapon_from_record(record: dict, field: str = "weapon") -> Weapon:
         raise ScenarioError(f"{field}: knowledge-base record {record.get('id')!r} lacks {exc.args[0]!r}") from None
 
 
+def shares(composition: list[dict], models: int, field: str, rid) -> list[int]:
+    """``models`` models shared out by composition line: each line its minimum, then the rest to
+    the lines in order up to their maximum (ScenarioError: a count the composition does not allow)."""
+    low = sum(c["min"] for c in composition)
+    high = sum(c["max"] for c in composition)
+    if not low <= models <= high:
+        printed = ", ".join(f"{c['min']}{'' if c['min'] == c['max'] else '-' + str(c['max'])} {c['name']}" for c in composition)
+        raise ScenarioError(f"{field}: datasheet {rid!r} has {low}-{high} models ({printed}), not {models}")
+    counts = [c["min"] for c in composition]
+    extra = models - low
+    for i, c in enumerate(composition):
+        add = min(extra, c["max"] - c["min"])
+        counts[i] += add
+        extra -= add
+    return counts
+
+
 def model_kinds(record: dict, models: int, field: str) -> list[ModelKind]:
     """``models`` models of a datasheet as model kinds, shared out by its composition.
 
@@ -124,17 +141,7 @@ def model_kinds(record: dict, models: int, field: str) -> list[ModelKind]:
             "build with a Wahapedia CSV export, or list the target's model kinds)"
         )
     composition = record.get("composition") or [{"name": profiles[0]["name"], "min": 1, "max": 100}]
-    low = sum(c["min"] for c in composition)
-    high = sum(c["max"] for c in composition)
-    if not low <= models <= high:
-        printed = ", ".join(f"{c['min']}{'' if c['min'] == c['max'] else '-' + str(c['max'])} {c['name']}" for c in composition)
-        raise ScenarioError(f"{field}: datasheet {rid!r} has {low}-{high} models ({printed}), not {models}")
-    counts = [c["min"] for c in composition]
-    extra = models - low
-    for i, c in enumerate(composition):
-        add = min(extra, c["max"] - c["min"])
-        counts[i] += add
-        extra -= add
+    counts = shares(composition, models, field, rid)
     by_profile: dict[int, int] = {}
     placed = match_lines([c["name"] for c in composition], [p["name"] for p in profiles], record.get("name", ""))
     for c, n, match in zip(composition, counts, placed):

@@ -327,19 +327,7 @@ def _parse(data: dict, kb) -> Scenario:
     _check(data, "scenario")
     if unit.uses_units(data):
         return _parse_units(data, kb)
-    groups = []
-    ref_rulesets = set()
-    for i, entry in enumerate(data["attacker"]["weapons"]):
-        field = f"attacker.weapons[{i}]"
-        if "ref" in entry:
-            weapon = _ref_weapon(entry["ref"], f"{field}.ref", kb)
-            if weapon.ruleset:
-                ref_rulesets.add(weapon.ruleset)
-        else:
-            profile = entry["weapon"]
-            weapon = _kept(_WEAPONS, _exact_key(profile), None, lambda: _inline_weapon(profile, f"{field}.weapon"))
-        _check_size(weapon, f"{field}.{'ref' if 'ref' in entry else 'weapon'}")
-        groups.append(Group(models=entry["models"], weapon=weapon))
+    groups, ref_rulesets = _groups(data["attacker"]["weapons"], kb)
 
     t = data["target"]
     if "ref" in t:

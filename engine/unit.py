@@ -30,7 +30,7 @@ from warscribe.engine import effects as E
 from warscribe.engine.attack import group_profile
 from warscribe.engine.dist import mean
 from warscribe.engine.errors import ScenarioError
-from warscribe.engine.kb import KnowledgeBase, model_kinds, weapon_from_record
+from warscribe.engine.kb import KnowledgeBase, model_kinds, shares, weapon_from_record
 from warscribe.engine.loadout import Carrier, chosen_loadout, default_loadout, weapons_of
 from warscribe.engine.model import Conditions, Group, ModelKind, Modifiers, Scenario, Target, Weapon
 from warscribe.schema.text import slugify
@@ -73,17 +73,7 @@ def cached(key: bytes | None, kb: KnowledgeBase, build) -> Scenario:
 def _shares(record: dict, models: int, field: str) -> list[int]:
     """Models per composition line, as ``kb.model_kinds`` shares them out."""
     composition = record.get("composition") or [{"name": record.get("name", ""), "min": 1, "max": 100}]
-    low = sum(c["min"] for c in composition)
-    high = sum(c["max"] for c in composition)
-    if not low <= models <= high:
-        raise ScenarioError(f"{field}: datasheet {record['id']!r} has {low}-{high} models, not {models}")
-    counts = [c["min"] for c in composition]
-    extra = models - low
-    for i, c in enumerate(composition):
-        add = min(extra, c["max"] - c["min"])
-        counts[i] += add
-        extra -= add
-    return counts
+    return shares(composition, models, field, record["id"])
 
 
 def _minimum(record: dict) -> int:
