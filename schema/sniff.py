@@ -35,6 +35,9 @@ def what_is(path: Path) -> str | None:
             return f"binary data (not UTF-8 at byte {exc.start})"
         text = head[:exc.start].decode("utf-8")
     first = text.lstrip("\ufeff \t\r\n")
+    # Comment lines (a manifest's header) say YAML, never JSON, which has no comments.
+    while first.startswith("#"):
+        first = first.partition("\n")[2].lstrip(" \t\r\n")
     if not first.startswith(("{", "[")) and (first.startswith(("---", "%YAML", "- ")) or _yaml_key(first)):
         return "YAML"
     return None

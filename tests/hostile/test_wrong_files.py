@@ -24,6 +24,7 @@ WRONG = {
     "binary": (b"\x00\x01\x02\xff" * 64, "binary data"),
     "empty": (b"", "an empty file"),
     "yaml": (b"sources:\n  - file: page.txt\n    kind: datasheet-page\n", "YAML"),
+    "commented-yaml": (b"# The whole game.\n#\n#   warscribe build ...\nsources:\n  - file: x.tar.xz\n", "YAML"),
     "latin1": ("Chaos Space Marines \u00e9".encode("latin-1") * 5 + b"x" * 10, "binary data (not UTF-8"),
 }
 
@@ -44,7 +45,7 @@ def test_text_is_not_called_anything(tmp_path):
     assert what_is(tmp_path / "none") == "nothing (no such file)"
 
 
-@pytest.mark.parametrize("case", ["binary", "empty", "yaml"])
+@pytest.mark.parametrize("case", ["binary", "empty", "yaml", "commented-yaml"])
 def test_a_build_expected_and_another_file_given(tmp_path, case):
     data, said = WRONG[case]
     path = tmp_path / "given"
