@@ -12,6 +12,7 @@ from pathlib import Path
 
 from warscribe.schema.diagnostics import Report
 from warscribe.extract import annotations, app, battlescribe, defects, fieldmanual
+from warscribe.extract.attachments import derive_led_by
 from warscribe.extract.battlescribe.merge import add_records
 from warscribe.extract.characters import clean_records
 from warscribe.extract.compiler import compile_records
@@ -146,6 +147,9 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
         fieldmanual.apply(store, manual, place_of, report)
     progress("link", 0, 1)
     records = store.finish()
+    # Sources print only the Leader's side of an attachment (the app, BattleScribe) or both (the
+    # pages): every unit a Leader's list names is led by it, whichever source gave the list.
+    derive_led_by(records)
     annotations.apply(manifest, records, report)
     _resolve_references(records, report)
     report_number_collisions(report, records)

@@ -34,6 +34,7 @@ from warscribe.extract.battlescribe.output import Output
 from warscribe.extract.battlescribe.profiles import characteristics_in, report_pending
 from warscribe.extract.battlescribe.walk import Model, Walk, frame, walk_unit
 from warscribe.extract.battlescribe.weapons import weapons
+from warscribe.extract.attachments import derive_led_by
 from warscribe.schema import KEYWORD_PATTERN, ids, records
 from warscribe.schema.text import clean_name
 from warscribe.schema.values import parse_inches, parse_int, parse_plus
@@ -306,26 +307,7 @@ def _model(out: Output, found, invulnerable: tuple[int, str | None] | None) -> d
 
 def led_by(out: Output) -> None:
     """A unit a leader names is led by that leader (the data states only one side)."""
-    by_name: dict[tuple[str, str, str], dict] = {}
-    for record, _p in out.records:
-        if record["kind"] == "datasheet":
-            by_name.setdefault((record["ruleset"], record["faction"], record["name"].lower()), record)
-    for record, _p in out.records:
-        if record["kind"] != "datasheet" or "leader" not in record:
-            continue
-        named = []
-        for unit in record["leader"]["units"]:
-            led = by_name.get((record["ruleset"], record["faction"], unit.lower()))
-            named.append(led["name"] if led is not None else unit)
-            if led is not None:
-                entry = led.setdefault("led_by", {"text": "This unit can be led by the following units:", "units": []})
-                if record["name"] not in entry["units"]:
-                    entry["units"].append(record["name"])
-        record["leader"]["units"] = list(dict.fromkeys(named))
-    for record, _p in out.records:
-        if "led_by" in record:
-            record["led_by"]["units"].sort()
-            record["models"] = record.pop("models")  # key order: as the constructor gives it
+    derive_led_by([record for record, _p in out.records])
 
 
 __all__ = ["Bearer", "Model", "datasheet", "led_by"]
