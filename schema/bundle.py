@@ -192,11 +192,23 @@ def locate(path: str | Path) -> Path:
                       "run `warscribe build` first")
 
 
-def _read(file: Path):
+def check(path: str | Path) -> Path:
+    """The bundle file of the build at `path`, if it is a file of the right kind (BundleError: what was
+    found instead), without reading it: for a command that reads the build only if it needs it."""
+    file = locate(path)
+    _refuse_other(file)
+    return file
+
+
+def _refuse_other(file: Path) -> None:
     found = what_is(file)
     if found is not None:
         raise BundleError(f"{file}: expected a Warscribe build (the folder `warscribe build --out` wrote, or its "
                           f"json/{BUNDLE_NAME}), found {found}")
+
+
+def _read(file: Path):
+    _refuse_other(file)
     try:
         return json.loads(file.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:

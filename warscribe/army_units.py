@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from warscribe.engine.errors import ScenarioError
 from warscribe.roster.examine import examine
+from warscribe.roster.names import key as _key
 from warscribe.roster.read import read_path
 from warscribe.roster.resolve import Resolution
 from warscribe.schema import bundle
@@ -78,11 +79,6 @@ def _pick(res: Resolution, which: str, list_path: str) -> int:
                             "number of the one meant")
     known = ", ".join(sorted({u.unit.name for u in units})[:12])
     raise ScenarioError(f"{list_path}: no unit named {which!r} (its units: {known})")
-
-
-def _key(name: str) -> str:
-    """A weapon's name as a list and a record both spell it (case, curly or straight apostrophes)."""
-    return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").casefold().split())
 
 
 def _weapon_names(kb, rec: dict) -> dict[str, str]:

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from warscribe.schema.bundle import BundleError
-
 import json
 import sys
 
 from warscribe.engine.errors import ScenarioError
+from warscribe.schema.bundle import BundleError
+from warscribe.schema.bundle import check as check_build
 from warscribe.engine.evaluate import evaluate_scenario
 from warscribe.engine.report import to_json_text, to_text
 from warscribe.engine.scenario import check_plausible, load_scenario, parse_scenario
@@ -100,17 +100,6 @@ def unit_json(result, scenario) -> dict:
     return out
 
 
-def _check_build(path) -> None:
-    """The build at `path` exists and is JSON of the right kind (BundleError: why not)."""
-    from warscribe.schema.bundle import locate
-    from warscribe.schema.sniff import what_is
-
-    file = locate(path)
-    found = what_is(file)
-    if found is not None:
-        raise BundleError(f"{file}: expected a Warscribe build (the folder `warscribe build --out` wrote), found {found}")
-
-
 def run_calc(args) -> int:
     """Print the distributions for one scenario file; 2 on bad input (message, no traceback)."""
     units = bool(getattr(args, "attacker", None) or getattr(args, "target", None))
@@ -121,7 +110,7 @@ def run_calc(args) -> int:
             # would be read only for a unit the scenario names by reference, and a mistyped
             # --kb must never pass silently).
             try:
-                _check_build(args.kb)
+                check_build(args.kb)
             except BundleError as exc:
                 raise ScenarioError(str(exc)) from None
         if units:
