@@ -429,7 +429,132 @@ done:
     return result;
 }
 
+/* The single-profile target's chain (engine/allocation.py, class Chain), on the Python lists of floats
+ * that code keeps.
+ *
+ * profile_absorb(event_damage, wounds, v, count) -> acc: Chain.absorb, its list loop (not its numpy path).
+ * Chain.loss is built here as there: for a model with w wounds left, table[min(b, w)] += P(B = b) over b
+ * ascending, zero chances skipped, then the nonzero entries in order of j; state r > 0 has
+ * w = (r - 1) % wounds + 1 wounds left on its current model. Each sum is taken in the Python code's
+ * order and skips the zeros it skips, so the results are the same bit for bit. */
+static int list_doubles(PyObject *list, double *out, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double x = PyFloat_AsDouble(PyList_GET_ITEM(list, i));
+        if (x == -1.0 && PyErr_Occurred())
+            return -1;
+        out[i] = x;
+    }
+    return 0;
+}
+
+static PyObject *profile_absorb(PyObject *self, PyObject *args) {
+    PyObject *damage_list, *v_list, *count_list;
+    Py_ssize_t W;
+    if (!PyArg_ParseTuple(args, "O!nO!O!", &PyList_Type, &damage_list, &W, &PyList_Type, &v_list, &PyList_Type,
+                          &count_list))
+        return NULL;
+    const Py_ssize_t S = PyList_GET_SIZE(v_list), E = PyList_GET_SIZE(count_list);
+    const Py_ssize_t B = PyList_GET_SIZE(damage_list);
+    if (W < 1 || S < 1 || W > S) {
+        fail("profile_absorb: bad wounds or states");
+        return NULL;
+    }
+    PyObject *result = NULL;
+    /* One block: cur, next, acc (S each), count (E), damage (B), the loss tables (W x (W + 1)) and their
+     * lengths (W + 1, as doubles' room). */
+    Py_ssize_t cells = 3 * S + E + B + W * (W + 1) + (W + 1);
+    if (W > 46340 || cells < 0 || cells > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(double)) {
+        fail("profile_absorb: too large");
+        return NULL;
+    }
+    double *block = PyMem_Calloc(cells > 0 ? cells : 1, sizeof(double));
+    int64_t *lens = PyMem_Calloc(W + 1, sizeof(int64_t));
+    int64_t *js = PyMem_Calloc(W * (W + 1) + 1, sizeof(int64_t));
+    if (!block || !lens || !js) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *cur = block, *next = block + S, *acc = block + 2 * S, *count = block + 3 * S, *dmg = count + E;
+    double *qs = dmg + B; /* row w - 1 of W + 1 entries: model w's nonzero (j, q), lens[w] of them */
+    if (list_doubles(v_list, cur, S) || list_doubles(count_list, count, E) || list_doubles(damage_list, dmg, B))
+        goto done;
+    double small[64]; /* one model's table, before its zeros are dropped */
+    double *tab = W + 1 <= 64 ? small : PyMem_Malloc((W + 1) * sizeof(double));
+    if (!tab) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t w = 1; w <= W; w++) {
+        for (Py_ssize_t j = 0; j <= w; j++)
+            tab[j] = 0.0;
+        for (Py_ssize_t b = 0; b < B; b++)
+            if (dmg[b] != 0.0) {
+                Py_ssize_t j = b < w ? b : w;
+                tab[j] = tab[j] + dmg[b];
+            }
+        int64_t n = 0;
+        for (Py_ssize_t j = 0; j <= w; j++)
+            if (tab[j] != 0.0) {
+                js[(w - 1) * (W + 1) + n] = j;
+                qs[(w - 1) * (W + 1) + n] = tab[j];
+                n++;
+            }
+        lens[w] = n;
+    }
+    if (tab != small)
+        PyMem_Free(tab);
+    for (Py_ssize_t e = 0; e < E; e++) {
+        double pe = count[e];
+        if (pe != 0.0)
+            for (Py_ssize_t r = 0; r < S; r++)
+                if (cur[r] != 0.0)
+                    acc[r] = acc[r] + pe * cur[r];
+        if (e == E - 1)
+            break;
+        if (!any_alive(cur, S)) {
+            /* Everything left is destroyed: Python's sum(count[e + 1:]) from 0, then one product. */
+            double tail = 0.0;
+            for (Py_ssize_t i = e + 1; i < E; i++)
+                tail = tail + count[i];
+            acc[0] = acc[0] + tail * cur[0];
+            break;
+        }
+        memset(next, 0, S * sizeof(double));
+        next[0] = cur[0];
+        for (Py_ssize_t r = 1; r < S; r++) {
+            double p = cur[r];
+            if (p == 0.0)
+                continue;
+            Py_ssize_t w = (r - 1) % W + 1;
+            const int64_t *pj = js + (w - 1) * (W + 1);
+            const double *pq = qs + (w - 1) * (W + 1);
+            for (int64_t k = 0; k < lens[w]; k++)
+                next[r - pj[k]] = next[r - pj[k]] + p * pq[k];
+        }
+        double *t = cur;
+        cur = next;
+        next = t;
+    }
+    result = PyList_New(S);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t r = 0; r < S; r++) {
+        PyObject *x = PyFloat_FromDouble(acc[r]);
+        if (x == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, r, x);
+    }
+done:
+    PyMem_Free(block);
+    PyMem_Free(lens);
+    PyMem_Free(js);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"profile_absorb", profile_absorb, METH_VARARGS, "allocation.Chain.absorb (lists of floats) in C."},
     {"step", step, METH_VARARGS, "Chain.step into out."},
     {"absorb_each", absorb_each, METH_VARARGS, "Chain.absorb of several counts into acc; returns the reward."},
     {"absorb_rows", absorb_rows, METH_VARARGS, "Chain.absorb by row into acc; returns the reward."},

@@ -16,6 +16,8 @@
  * k + m <= reach is computed (its rows rounded up to BLOCK cells): the other cells hold
  * zeros, and adding a zero product to a probability (finite, never negative) changes nothing.
  *
+ * random_sum: dist.random_sum's general loop, described where it is defined below.
+ *
  * Arrays come as C-contiguous buffers of float64 (int64 for the keys); every length is
  * checked before anything is read or written, and the work is bounded (MAX_CELLS).
  */
@@ -343,7 +345,121 @@ static PyObject *wide(PyObject *self, PyObject *arg) {
 #endif
 }
 
+/* random_sum(count, unit, cap, last) -> list: dist.random_sum's general loop (the powers of the unit law
+ * by repeated dist.convolve, each added with its count's weight), on the Python lists of floats that code
+ * keeps; cap < 0 is no cap. dist.py calls it only where no convolution of the loop reaches
+ * dist.NUMPY_AT (where dist.convolve hands over to numpy's order), so each sum here is taken in the
+ * Python loops' order, skipping the zeros they skip: the same bits. */
+static int doubles_of(PyObject *list, double *out, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double x = PyFloat_AsDouble(PyList_GET_ITEM(list, i));
+        if (x == -1.0 && PyErr_Occurred())
+            return -1;
+        out[i] = x;
+    }
+    return 0;
+}
+
+/* dist.lump of `dist` (n entries) into out; returns its length. */
+static Py_ssize_t lump_into(const double *dist, Py_ssize_t n, Py_ssize_t cap, double *out) {
+    if (cap < 0 || n <= cap + 1) {
+        memcpy(out, dist, n * sizeof(double));
+        return n;
+    }
+    memcpy(out, dist, cap * sizeof(double));
+    double tail = 0.0;
+    for (Py_ssize_t i = cap; i < n; i++)
+        tail = tail + dist[i];
+    out[cap] = tail;
+    return cap + 1;
+}
+
+static PyObject *random_sum(PyObject *self, PyObject *args) {
+    PyObject *count_list, *unit_list;
+    Py_ssize_t cap, last;
+    if (!PyArg_ParseTuple(args, "O!O!nn", &PyList_Type, &count_list, &PyList_Type, &unit_list, &cap, &last))
+        return NULL;
+    const Py_ssize_t E = PyList_GET_SIZE(count_list), L = PyList_GET_SIZE(unit_list);
+    if (last < 0 || last >= E || L < 1 || L > MAX_CELLS || last > MAX_CELLS) {
+        PyErr_SetString(PyExc_ValueError, "random_sum: bad count, unit or last");
+        return NULL;
+    }
+    /* The longest power: last x (L - 1) + 1 entries, at most cap + 1. */
+    Py_ssize_t room = last * (L - 1) + 1;
+    if (cap >= 0 && room > cap + 1)
+        room = cap + 1;
+    if (room > MAX_CELLS) {
+        PyErr_SetString(PyExc_ValueError, "random_sum: too large");
+        return NULL;
+    }
+    PyObject *result = NULL;
+    double *block = PyMem_Calloc(E + L + 3 * room, sizeof(double));
+    if (!block)
+        return PyErr_NoMemory();
+    double *count = block, *unit = block + E, *acc = unit + L, *power = acc + room, *next = power + room;
+    if (doubles_of(count_list, count, E) || doubles_of(unit_list, unit, L))
+        goto done;
+    Py_ssize_t acc_len = 1, power_len = 1;
+    power[0] = 1.0;
+    for (Py_ssize_t n = 0; n <= last; n++) {
+        double pn = count[n];
+        if (pn != 0.0) { /* dist.add_scaled */
+            if (acc_len < power_len)
+                acc_len = power_len;
+            for (Py_ssize_t i = 0; i < power_len; i++)
+                if (power[i] != 0.0)
+                    acc[i] = acc[i] + pn * power[i];
+        }
+        if (n == last)
+            break;
+        /* dist.convolve(power, unit, cap) */
+        Py_ssize_t size;
+        if (power_len == 1 && power[0] == 1.0)
+            size = lump_into(unit, L, cap, next);
+        else if (L == 1 && unit[0] == 1.0)
+            size = lump_into(power, power_len, cap, next);
+        else {
+            size = power_len + L - 1;
+            if (cap >= 0 && size > cap + 1)
+                size = cap + 1;
+            memset(next, 0, size * sizeof(double));
+            const Py_ssize_t top = size - 1;
+            for (Py_ssize_t i = 0; i < power_len; i++) {
+                double pa = power[i];
+                if (pa == 0.0)
+                    continue;
+                for (Py_ssize_t j = 0; j < L; j++) {
+                    double pb = unit[j];
+                    if (pb == 0.0)
+                        continue;
+                    Py_ssize_t k = i + j > top ? top : i + j;
+                    next[k] = next[k] + pa * pb;
+                }
+            }
+        }
+        double *t = power;
+        power = next;
+        next = t;
+        power_len = size;
+    }
+    result = PyList_New(acc_len);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < acc_len; i++) {
+        PyObject *x = PyFloat_FromDouble(acc[i]);
+        if (x == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, x);
+    }
+done:
+    PyMem_Free(block);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"random_sum", random_sum, METH_VARARGS, "dist.random_sum's general loop on lists of floats."},
     {"wide", wide, METH_O, "Whether to take the four-lane kernel (where the machine has AVX2); returns whether it is."},
     {"sparse", sparse, METH_VARARGS, "The sparse joint law's rows into out; returns (height, width)."},
     {"graded", graded, METH_VARARGS, "The graded joint law's rows into out."},

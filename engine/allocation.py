@@ -19,8 +19,14 @@ it back.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from warscribe.engine import dist as D
 
+try:  # The list loop of `absorb` in C, the same bits (engine/_chains.c); without a compiler, Python.
+    from warscribe.engine import _chains as _native
+except ImportError:  # pragma: no cover (a machine without a C compiler)
+    _native = None
 
 # Above this many states, `absorb` steps the chain with numpy.
 NUMPY_STATES = 400
@@ -32,16 +38,24 @@ class Chain:
     def __init__(self, models: int, wounds: int, event_damage: D.Dist):
         self.size = models * wounds + 1
         self.wounds = wounds
-        self.loses_every_time = event_damage[0] == 0.0 if event_damage else False
-        # loss[w][j] = P(min(B, w) = j) for a model with w wounds left.
-        self.loss: list[list[tuple[int, float]]] = [[]]
-        for w in range(1, wounds + 1):
+        self.event_damage = event_damage
+
+    @cached_property
+    def loss(self) -> list[list[tuple[int, float]]]:
+        """loss[w] = the (j, P(min(B, w) = j)) with a chance, for a model with w wounds left."""
+        loss: list[list[tuple[int, float]]] = [[]]
+        for w in range(1, self.wounds + 1):
             table = [0.0] * (w + 1)
-            for b, p in enumerate(event_damage):
+            for b, p in enumerate(self.event_damage):
                 if p:
                     table[min(b, w)] += p
-            self.loss.append([(j, p) for j, p in enumerate(table) if p])
-        self.by_state = [self.loss[(r - 1) % wounds + 1] if r else [(0, 1.0)] for r in range(self.size)]
+            loss.append([(j, p) for j, p in enumerate(table) if p])
+        return loss
+
+    @cached_property
+    def by_state(self) -> list[list[tuple[int, float]]]:
+        wounds, loss = self.wounds, self.loss
+        return [loss[(r - 1) % wounds + 1] if r else [(0, 1.0)] for r in range(self.size)]
 
     def step(self, v: D.Dist) -> D.Dist:
         out = [0.0] * self.size
@@ -58,6 +72,13 @@ class Chain:
         """sum_e P(N = e) * v T^e: apply a random number N ~ count of events."""
         if self.size > NUMPY_STATES:
             return self._absorb_numpy(v, count)
+        if (_native is not None and type(v) is list and type(count) is list and type(self.event_damage) is list
+                and len(v) == self.size):
+            return _native.profile_absorb(self.event_damage, self.wounds, v, count)
+        return self.absorb_lists(v, count)
+
+    def absorb_lists(self, v: D.Dist, count: D.Dist) -> D.Dist:
+        """``absorb`` in Python lists (what the C loop does, in the same order)."""
         acc = [0.0] * self.size
         cur = v
         last = len(count) - 1

@@ -218,6 +218,13 @@ def random_sum(count: Dist, unit: Dist, cap: int | None = None) -> Dist:
             add_scaled(acc, binomial(n, unit[1], cap), count[n])
         return lump(acc, cap)
     last = support[-1]
+    if _native is not None and type(count) is list and type(unit) is list:
+        # The loop in C where every convolution stays below NUMPY_AT (then it adds as the loop does).
+        longest = (last - 1) * (len(unit) - 1) + 1
+        if cap is not None:
+            longest = min(longest, cap + 1)
+        if longest * len(unit) < NUMPY_AT:
+            return _native.random_sum(count, unit, -1 if cap is None else cap, last)
     if last * last * len(unit) >= NUMPY_AT * 64:
         return _np_random_sum(count, unit, cap, last)
     if last * last * len(unit) >= LOOP_NUMPY_AT:

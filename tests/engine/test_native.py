@@ -198,3 +198,54 @@ def test_the_c_joint_law_refuses_arrays_of_the_wrong_size():
         JOINT.graded(count, dk, np.array([0, 2], dtype=np.int64), p, 2, np.zeros((3, 3)))  # a key past the degree
     with pytest.raises(ValueError):
         JOINT.graded(count, dk, dm, p, 2, np.zeros((2, 2)))  # out is not (R + 1) x (R + 1)
+
+
+def _damage(rng: random.Random) -> list[float]:
+    """A damage law after Feel No Pain: zeros inside (a D6+2), a chance of nothing, or certain."""
+    law = rng.choice([[0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 1 / 3, 1 / 3, 1 / 3], [0.0, 0.0, 0.0, 1 / 6, 1 / 6, 1 / 6,
+                      1 / 6, 1 / 6, 1 / 6], [0.25, 0.5, 0.25], [1 / 3, 0.0, 2 / 3], [0.0] * 7 + [1.0]])
+    return list(law)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_c_single_profile_chain_gives_the_python_bits(seed):
+    """allocation.Chain.absorb in C against its list loop: every bit, destroyed units and empty counts included."""
+    from warscribe.engine import allocation as A
+
+    rng = random.Random(seed)
+    models, wounds = rng.randint(1, 12), rng.randint(1, 9)
+    chain = A.Chain(models, wounds, _damage(rng))
+    v = A.start(models, wounds) if rng.random() < 0.5 else [rng.random() * (rng.random() < 0.7)
+                                                            for _ in range(chain.size)]
+    count = _count(rng, rng.randint(1, 40)) if rng.random() < 0.9 else []
+    for n in rng.sample(range(len(count)), len(count) // 3):
+        count[n] = 0.0
+    c = A._native.profile_absorb(chain.event_damage, wounds, v, count)
+    py = chain.absorb_lists(v, count)
+    assert np.asarray(c).tobytes() == np.asarray(py).tobytes()
+    assert chain.absorb(v, count) == c  # the C loop is the one taken
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_c_random_sum_gives_the_python_bits(seed, monkeypatch):
+    """dist.random_sum's loop in C against Python's, capped and not, where no convolution goes to numpy."""
+    rng = random.Random(seed)
+    unit = D.trim(_damage(rng))
+    count = _count(rng, rng.randint(2, 30))
+    for n in rng.sample(range(len(count) - 1), (len(count) - 1) // 3):
+        count[n] = 0.0
+    cap = rng.choice([None, 3, 10, 200])
+    c, py = _joint_both(monkeypatch, lambda: D.random_sum(count, unit, cap))
+    assert c.tobytes() == py.tobytes()
+
+
+def test_the_c_random_sum_is_taken_and_refuses_bad_input(monkeypatch):
+    called = []
+    monkeypatch.setattr(D, "_native", type("N", (), {"random_sum": staticmethod(
+        lambda *a: called.append(a) or JOINT.random_sum(*a))})())
+    D.random_sum([0.0, 0.5, 0.25, 0.25], [0.0, 0.5, 0.5], 10)
+    assert called
+    with pytest.raises(ValueError):
+        JOINT.random_sum([0.5, 0.5], [0.0, 1.0], -1, 2)  # last past the count
+    with pytest.raises(TypeError):
+        JOINT.random_sum([0.5, "x"], [0.0, 1.0], -1, 1)
