@@ -45,7 +45,8 @@ def feel_no_pain(ds: dict) -> int | None:
 
 def datasheet(site: Site, ds: dict) -> Page:
     page = Page(site.url_of(ds), ds["name"], kind="datasheet", context=legends_context(ds, mode_context(ds, ds["faction"])),
-                crumbs=site.crumbs_to_patrol(ds["faction"]) if is_patrol(ds) else site.crumbs_to_faction(ds["faction"]))
+                crumbs=site.crumbs_to_patrol(ds["faction"]) if is_patrol(ds) else site.crumbs_to_faction(ds["faction"]),
+                legends=bool(ds.get("legends")))
     pts = sorted({p["points"] for p in ds.get("points", [])})
     extra = [site.faction_link(page.url, ds["faction"])]
     if ds.get("legends"):

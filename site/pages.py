@@ -47,6 +47,7 @@ class Page:
     toc: list[tuple[int, str, str]] = field(default_factory=list)  # (level, id, heading HTML)
     searchable: bool = True
     aliases: tuple[str, ...] = ()  # other titles search treats as the page's own
+    legends: bool = False  # a Legends datasheet: search marks it in its index, and a player may hide it
     words: list[str] = field(default_factory=list)  # text that full-text search should find the page by
     ids: set[str] = field(default_factory=set)
 

@@ -53,8 +53,10 @@ def build_index(pages, labels: dict[str, str]) -> tuple[dict, dict[str, dict[str
     """The titles index (what search loads first) and the word shards (fetched per query word).
 
     titles: {"kinds": [...], "labels": [...], "contexts": [...], "pages": [[title, kind, context, url,
-    aliases?], ...]}, kinds in tie order. shards: shard -> {term: postings}, a posting list being
-    the page numbers in base 36, each the difference from the one before, joined by commas.
+    aliases?], ...], "legends": [page number, ...]}, kinds in tie order; "legends" the Legends
+    datasheets, which a player may hide from the results (a fact of the record, not a word of the
+    title or context). shards: shard -> {term: postings}, a posting list being the page numbers in
+    base 36, each the difference from the one before, joined by commas.
     """
     kinds = [k for k in KIND_ORDER]
     for p in pages:
@@ -62,12 +64,15 @@ def build_index(pages, labels: dict[str, str]) -> tuple[dict, dict[str, dict[str
             kinds.append(p.kind)
     contexts: dict[str, int] = {}
     rows = []
+    legends = []
     postings: dict[str, list[int]] = {}
     for p in pages:
         n = len(rows)
         ctx = contexts.setdefault(p.context, len(contexts))
         aliases = [x for x in dict.fromkeys(p.aliases) if normal(x) != normal(p.title)]
         rows.append([p.title, kinds.index(p.kind), ctx, p.url] + ([aliases] if aliases else []))
+        if p.legends:
+            legends.append(n)
         title_words = set(tokens(p.title))
         for alias in aliases:
             title_words.update(tokens(alias))
@@ -86,7 +91,7 @@ def build_index(pages, labels: dict[str, str]) -> tuple[dict, dict[str, dict[str
             last = x
         shards.setdefault(shard_of(term), {})[term] = ",".join(parts)
     titles = {"version": 1, "kinds": kinds, "labels": [labels.get(k, k.title()) for k in kinds],
-              "contexts": list(contexts), "pages": rows, "shards": sorted(shards)}
+              "contexts": list(contexts), "pages": rows, "legends": legends, "shards": sorted(shards)}
     return titles, shards
 
 

@@ -9,6 +9,8 @@
  * kind: faction, datasheet, stratagem, detachment, enhancement, ability, rule, weapon, keyword);
  * brackets, case, accents and apostrophes do not count; a word one letter off (two, for long
  * words) still matches. tokens() must agree with search.py's tokens(); a test holds them together.
+ * Legends datasheets (titles.json's "legends": page numbers) rank as any page; a player may hide
+ * them with the box's "Show Legends" checkbox, remembered in this browser (localStorage).
  */
 (function () {
   "use strict";
@@ -51,6 +53,24 @@
   }
   function allowed(word) { return word.length >= 8 ? 2 : word.length >= 4 ? 1 : 0; }
 
+  // Legends shown unless the player hid them: a player who owns the models looks them up by name,
+  // and each result already says "Legends" in its context.
+  var LEGENDS_KEY = "warscribe.search.legends";
+  function storedHide() {
+    try { return window.localStorage.getItem(LEGENDS_KEY) === "hidden"; } catch (e) { return false; }
+  }
+  var hideLegends = storedHide(), boxes = [];
+  function legendsChanged() { boxes.forEach(function (box) { box.legendsChanged(); }); }
+  function setHideLegends(hide) {
+    hideLegends = hide;
+    // Storage can be refused (a private window, a blocked site): the choice then lasts the page.
+    try { window.localStorage.setItem(LEGENDS_KEY, hide ? "hidden" : "shown"); } catch (e) { /* kept in memory */ }
+    legendsChanged();
+  }
+  window.addEventListener("storage", function (e) {
+    if (e.key === LEGENDS_KEY) { hideLegends = storedHide(); legendsChanged(); }
+  });
+
   var index = null, loading = null, shards = {}, STOP = {};
   ("a an and any are as at be by can each for from has have if in into is it its of on one or that the their " +
    "them then this those to until was when which while with within you your").split(" ").forEach(function (w) { STOP[w] = 1; });
@@ -61,6 +81,7 @@
         if (!r.ok) throw new Error("search index: HTTP " + r.status);
         return r.json();
       }).then(function (data) {
+        var legends = new Set(data.legends || []);
         var vocab = new Map(), pages = data.pages.map(function (row, n) {
           var names = [row[0]].concat(row[4] || []).map(function (t) { return tokens(t); });
           names.forEach(function (words) {
@@ -71,7 +92,7 @@
             });
           });
           return { title: row[0], kind: row[1], context: data.contexts[row[2]], url: row[3], names: names,
-                   joined: names.map(function (w) { return w.join(" "); }) };
+                   joined: names.map(function (w) { return w.join(" "); }), legends: legends.has(n) };
         });
         index = { pages: pages, vocab: vocab, words: Array.from(vocab.keys()), labels: data.labels,
                   shards: new Set(data.shards) };
@@ -119,12 +140,13 @@
     var inOrder = (" " + joined + " ").indexOf(" " + query) >= 0 ? 20 : 0;
     return 500 + inOrder - 5 * Math.max(0, words.length - qWords.length);
   }
-  function search(text) {
+  // `hide`: leave Legends datasheets out (counted in `hidden`, remembered in `hiddenPages`).
+  function search(text, hide) {
     var qWords = tokens(text);
-    if (!qWords.length || !index) return { results: [], words: [] };
+    if (!qWords.length || !index) return { results: [], words: [], total: 0, hidden: 0, hiddenPages: new Set() };
     var endsOpen = !/\s$/.test(text), query = qWords.join(" ");
     var per = qWords.map(function (w, i) { return titleMatches(w, endsOpen && i === qWords.length - 1); });
-    var scored = [];
+    var scored = [], hiddenPages = new Set();
     per[0].forEach(function (q0, p) {
       var quality = q0;
       for (var i = 1; i < per.length; i++) {
@@ -133,12 +155,13 @@
         quality += q;
       }
       var page = index.pages[p], best = -1;
+      if (hide && page.legends) { hiddenPages.add(p); return; }
       for (var k = 0; k < page.names.length; k++) best = Math.max(best, nameScore(page.names[k], page.joined[k], query, qWords));
       scored.push({ p: p, score: best + 10 * quality });
     });
     scored.sort(order);
     return { results: scored.slice(0, LIMIT).map(function (s) { return s.p; }), words: qWords, endsOpen: endsOpen,
-             title: per };
+             title: per, total: scored.length, hidden: hiddenPages.size, hiddenPages: hiddenPages };
   }
   function order(a, b) {
     if (b.score !== a.score) return b.score - a.score;
@@ -148,9 +171,11 @@
     return pa.title < pb.title ? -1 : pa.title > pb.title ? 1 : a.p - b.p;
   }
   // Pages whose text (or title) holds every word of the query: after the titles' results.
-  function searchWords(found) {
+  // {pages: the first LIMIT, total: how many (titles past the titles' LIMIT among them), hidden:
+  // Legends datasheets left out that the titles' search had not counted}.
+  function searchWords(found, hide) {
     var words = found.words.filter(function (w) { return w.length >= 2 && !STOP[w]; });
-    if (!words.length) return Promise.resolve([]);
+    if (!words.length) return Promise.resolve({ pages: [], total: found.total - found.results.length, hidden: 0 });
     return Promise.all(words.map(function (w) { return shard(shardOf(w)); })).then(function (loaded) {
       var sets = words.map(function (w, i) {
         var terms = loaded[i], pages = new Set();
@@ -162,14 +187,15 @@
         if (inTitles) inTitles.forEach(function (_q, p) { pages.add(p); });
         return pages;
       });
-      var shown = new Set(found.results), out = [];
+      var shown = new Set(found.results), out = [], hidden = 0;
       sets[0].forEach(function (p) {
         if (shown.has(p)) return;
         for (var i = 1; i < sets.length; i++) if (!sets[i].has(p)) return;
+        if (hide && index.pages[p].legends) { if (!found.hiddenPages.has(p)) hidden++; return; }
         out.push({ p: p, score: 0 });
       });
       out.sort(order);
-      return out.slice(0, LIMIT).map(function (s) { return s.p; });
+      return { pages: out.slice(0, LIMIT).map(function (s) { return s.p; }), total: out.length, hidden: hidden };
     });
   }
 
@@ -178,6 +204,27 @@
   function SearchBox(root) {
     var input = root.querySelector(".ws-search__input"), list = root.querySelector(".ws-search__results");
     var selected = -1, serial = 0, self = this;
+    // Above the results: how many, and the Legends toggle; built here, so a box is an input and a list.
+    var drop = document.createElement("div"), bar = document.createElement("div");
+    var count = document.createElement("span"), label = document.createElement("label");
+    var toggle = document.createElement("input");
+    drop.className = "ws-search__drop";
+    bar.className = "ws-search__bar";
+    count.className = "ws-search__count";
+    count.setAttribute("role", "status");
+    label.className = "ws-search__legends";
+    label.title = "Legends datasheets: kept for those who own the models, not in matched play's tournament lists";
+    toggle.type = "checkbox";
+    toggle.className = "ws-search__legends-toggle";
+    toggle.checked = !hideLegends;
+    label.appendChild(toggle);
+    label.appendChild(document.createTextNode(" Show Legends"));
+    bar.appendChild(count);
+    bar.appendChild(label);
+    list.parentNode.insertBefore(drop, list);
+    drop.appendChild(bar);
+    drop.appendChild(list);
+    root.setAttribute("data-ws-legends", hideLegends ? "hidden" : "shown");
     list.id = list.id || "ws-results-" + Math.random().toString(36).slice(2);
     input.setAttribute("aria-controls", list.id);
     input.setAttribute("aria-autocomplete", "list");
@@ -210,24 +257,40 @@
       li.textContent = text;
       list.appendChild(li);
     }
+    function counted(shown, total, hidden) {
+      var text = (shown === total ? String(total) : shown + " of " + total) + (total === 1 ? " result" : " results");
+      return hidden ? text + ", " + hidden + " Legends hidden" : text;
+    }
     function show(found, more, text) {
       list.textContent = "";
       selected = -1;
       found.results.forEach(function (p) { list.appendChild(item(p, false)); });
-      (more || []).forEach(function (p) { list.appendChild(item(p, true)); });
-      if (!found.results.length && more && !more.length) note("No page has these words.");
+      (more ? more.pages : []).forEach(function (p) { list.appendChild(item(p, true)); });
+      if (more) {
+        var hidden = found.hidden + more.hidden;
+        count.textContent = counted(found.results.length + more.pages.length, found.results.length + more.total, hidden);
+        if (!found.results.length && !more.pages.length) {
+          note(hidden ? "Only Legends datasheets have these words: tick “Show Legends” to see them." : "No page has these words.");
+        }
+      }
       root.classList.toggle("ws-search--results", list.children.length > 0);
       root.setAttribute("data-ws-state", more ? "done" : "titles");
       self.answered = more ? text : null;  // what the list now answers in full (tests wait for it)
     }
     function run() {
-      var text = input.value, mine = ++serial;
-      if (!tokens(text).length) { list.textContent = ""; root.classList.remove("ws-search--results"); return; }
+      var text = input.value, mine = ++serial, hide = hideLegends;
+      self.answered = null;
+      if (!tokens(text).length) {
+        list.textContent = "";
+        count.textContent = "";
+        root.classList.remove("ws-search--results");
+        return;
+      }
       load().then(function () {
         if (mine !== serial) return;
-        var found = search(text);
+        var found = search(text, hide);
         show(found, null, text);
-        searchWords(found).then(function (more) { if (mine === serial) show(found, more, text); });
+        searchWords(found, hide).then(function (more) { if (mine === serial) show(found, more, text); });
       }).catch(function (err) {
         list.textContent = "";
         note("Search is unavailable: " + err.message);
@@ -253,6 +316,16 @@
       } else if (e.key === "Escape") { self.close(); input.blur(); }
     });
     list.addEventListener("click", function (e) { if (e.target.closest("a")) self.close(); });
+    // A click on the bar keeps the focus in the input: the header's results stay open (they show
+    // while the box holds the focus) and the player types on. Tab reaches the checkbox too.
+    bar.addEventListener("mousedown", function (e) { e.preventDefault(); });
+    toggle.addEventListener("change", function () { setHideLegends(!toggle.checked); });
+    this.legendsChanged = function () {
+      toggle.checked = !hideLegends;
+      root.setAttribute("data-ws-legends", hideLegends ? "hidden" : "shown");
+      if (tokens(input.value).length) run();
+    };
+    boxes.push(this);
     this.root = root;
     this.input = input;
     root.wsSearch = this;
@@ -312,11 +385,12 @@
   if (window.document$ && window.document$.subscribe) window.document$.subscribe(setup);
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
   else setup();
+  // Every result, Legends included whatever the boxes show (the tests' and benchmarks' ranking).
   window.warscribeSearch = { tokens: tokens, shardOf: shardOf, load: load, search: function (text) {
     return load().then(function () {
-      var found = search(text);
-      return searchWords(found).then(function (more) {
-        return found.results.concat(more).map(function (p) { return index.pages[p].url; });
+      var found = search(text, false);
+      return searchWords(found, false).then(function (more) {
+        return found.results.concat(more.pages).map(function (p) { return index.pages[p].url; });
       });
     });
   } };
