@@ -117,17 +117,21 @@ def attacks_per_model(weapon: Weapon, target: Target, conditions: Conditions) ->
 
 
 def damage_per_event(weapon: Weapon, target: Target, conditions: Conditions) -> D.Dist:
-    """D characteristic, plus X for [MELTA X] at half range, thinned by Feel No Pain.
+    """D characteristic, plus X for [MELTA X] at half range, less the target's damage
+    reduction (to a minimum of 1), thinned by Feel No Pain.
 
     [MELTA X] (11e 24.25) adds X to D; [DEVASTATING WOUNDS] inflicts mortal wounds
-    equal to D 'after any modifiers' (10e), so both kinds of event share this. Feel No
-    Pain is rolled for every point of damage, mortal wounds included (10e Feel No
-    Pain, 11e 24.12).
+    equal to D 'after any modifiers' (10e), so both kinds of event share this. A
+    reduction ('each time an attack is allocated to this model, subtract 1 from the
+    Damage characteristic of that attack') acts on the attack as it is allocated, after
+    the attacker's own modifiers, and never takes D below 1. Feel No Pain is rolled for
+    every point of damage, mortal wounds included (10e Feel No Pain, 11e 24.12).
     """
     damage = D.dice(weapon.damage)
     melta = _ability(weapon, "melta")
     if melta is not None and conditions.half_range and weapon.type == "ranged":
         damage = D.convolve(damage, D.dice(melta["value"]))
+    damage = D.reduced(damage, target.damage_reduction)
     return D.thin(damage, feel_no_pain_loses(target.feel_no_pain))
 
 

@@ -139,6 +139,18 @@ def add_scaled(acc: Dist, dist: Dist, weight: float) -> Dist:
     return acc
 
 
+def reduced(dist: Dist, by: int) -> Dist:
+    """Each value of 1 or more less ``by``, to a minimum of 1 (a Damage characteristic reduced); 0 stays 0."""
+    if by <= 0 or len(dist) <= 2:
+        return dist
+    out = [0.0] * max(2, len(dist) - by)
+    out[0] = dist[0]
+    for d in range(1, len(dist)):
+        if dist[d]:
+            out[max(1, d - by)] += dist[d]
+    return out
+
+
 def shift(dist: Dist, by: int) -> Dist:
     return [0.0] * by + list(dist) if by > 0 else list(dist)
 

@@ -227,6 +227,13 @@ def _apply(change: dict, state: _State, log) -> None:
             t = _every_kind(replace(t, toughness=tough(t.toughness)), lambda k: replace(k, toughness=tough(k.toughness)))
         elif key == "wounds":
             pass  # unit-level: applied once in apply_effects
+        elif key == "damage" and change.get("add", 0) < 0:
+            # 'Subtract 1 from the Damage characteristic of that attack': it acts on each attack as it is
+            # allocated and never takes Damage below 1 (a dice Damage too: each roll, not the dice).
+            less = -change["add"]
+            t = _every_kind(replace(t, damage_reduction=t.damage_reduction + less),
+                            lambda k: replace(k, damage_reduction=k.damage_reduction + less))
+            log(f"Damage -{less} for each attack allocated (to a minimum of 1)")
         else:
             field_name = {"attacks": "attacks", "damage": "damage", "strength": "strength", "ap": "ap"}[key]
             old = getattr(w, field_name)

@@ -98,7 +98,7 @@ class _Allocation:
         self.lay = self.plan.lay
         # Hit and wound rolls see the whole unit; saves and Feel No Pain are per kind (_builder).
         self.base = target.but(models=self.plan.models, keywords=unit_keywords(target), feel_no_pain=None,
-                            kinds=())
+                               damage_reduction=0, kinds=())
         self.profiles: dict[tuple[int, int], _Profile] = {}
         self.state = np.zeros((1, self.plan.size))
         self.state[0, -1] = 1.0
@@ -257,12 +257,12 @@ class _Allocation:
 def _builder(ruleset: str, plan_: Plan, kinds: tuple[ModelKind, ...], conditions: Conditions, weapon,
              raw_damage: D.Dist) -> Builder:
     """Per kind (``kinds``: the layout's, as this group meets them): the save against this
-    weapon, and its damage through Feel No Pain."""
+    weapon, and its damage less its damage reduction, through Feel No Pain."""
     fail = []
     through = []
     for kind in kinds:
         fail.append(save_fail_of(ruleset, weapon, kind.save, kind.invulnerable, conditions.cover))
-        through.append(D.thin(raw_damage, feel_no_pain_loses(kind.feel_no_pain)))
+        through.append(D.thin(D.reduced(raw_damage, kind.damage_reduction), feel_no_pain_loses(kind.feel_no_pain)))
     return Builder(plan_, fail, through)
 
 

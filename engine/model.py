@@ -70,6 +70,8 @@ class ModelKind:
     invulnerable: int | None = None
     feel_no_pain: int | None = None
     keywords: frozenset[str] = frozenset()
+    # Subtracted from the Damage of each attack allocated to these models, to a minimum of 1.
+    damage_reduction: int = 0
 
     @property
     def character(self) -> bool:
@@ -84,7 +86,8 @@ class Target:
     empty. Several kinds: ``kinds`` lists them in allocation order (checked against
     the rules by ``engine.scenario``); ``models`` is then their total, ``toughness``
     the unit's Toughness when the attacks begin, and ``save``, ``wounds``,
-    ``invulnerable`` and ``feel_no_pain`` those of the first kind allocated to.
+    ``invulnerable``, ``feel_no_pain`` and ``damage_reduction`` those of the first kind
+    allocated to.
     ``attached`` marks an attached unit: its CHARACTER kinds are the leader (or
     support), the others the bodyguard.
     """
@@ -97,6 +100,7 @@ class Target:
     feel_no_pain: int | None = None
     keywords: frozenset[str] = frozenset()
     kinds: tuple[ModelKind, ...] = ()
+    damage_reduction: int = 0
     attached: bool = False
     name: str | None = None
 
@@ -121,6 +125,7 @@ class Target:
                 invulnerable=self.invulnerable,
                 feel_no_pain=self.feel_no_pain,
                 keywords=self.keywords,
+                damage_reduction=self.damage_reduction,
             ),
         )
 

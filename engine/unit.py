@@ -128,7 +128,8 @@ def target_of(spec: dict, kb: KnowledgeBase) -> tuple[Target, list[dict], list[s
     every = frozenset().union(extra, *(k.keywords for k in kinds))
     first = kinds[0]
     target = Target(toughness=toughness, save=first.save, wounds=first.wounds, models=sum(k.count for k in kinds),
-                    invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain, keywords=every,
+                    invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain,
+                    damage_reduction=first.damage_reduction, keywords=every,
                     kinds=tuple(kinds), attached=attached, name=spec.get("name") or units[0][0]["name"])
     return target, [u[0] for u in units], _attach_notes(units)
 

@@ -104,7 +104,9 @@ _CONDITIONS: list[tuple[re.Pattern, object]] = [
 # Frames: who makes the attacks the sentence changes, and at what.
 _TARGET_FRAME = re.compile(
     r"each time an? (?:(ranged|melee) )?attack (?:targets|is made against) (?:your|this|that) unit|"
-    r"each time an? (ranged|melee) attack (?:is made against it|targets that unit)", re.I)
+    r"each time an? (ranged|melee) attack (?:is made against it|targets that unit)|"
+    r"each time an? (?:(ranged|melee) )?attack is allocated (?:to )?(?:a model in (?:your|this|that) unit|(?:your|this) unit|"
+    r"(this model|the bearer|that model))", re.I)
 _ENEMY_ATTACKER = re.compile(rf"enemy ({_KW}) unit[^,]{{0,100}}, each time a model in that \1 unit makes an? (?:(ranged|melee) )?attack")
 _OWN_ATTACKER = re.compile(
     rf"[Ee]ach time an? (?:friendly )?({_KW}) (?:model from your army|unit) makes an? (?:(ranged|melee) )?attack|"
@@ -120,7 +122,7 @@ def _merge(a: dict, b: dict) -> dict:
     out = dict(a)
     for key, value in b.items():
         if key == "assumed":
-            out["assumed"] = out.get("assumed", []) + value
+            out["assumed"] = list(dict.fromkeys(out.get("assumed", []) + value))
         else:
             out[key] = value
     return out
@@ -146,7 +148,7 @@ _CHANGES: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(?:successful )?unmodified (Hit|Wound) roll of (\d)\+ scores a Critical (?:Hit|Wound)", re.I), "critical"),
     (re.compile(r"re-roll (?:a|the) (Hit|Wound) roll( of 1)?", re.I), "reroll"),
     (re.compile(r"(?:have|has|also have) the (\[[^.]{0,200}?)(?:\s+abilit(?:y|ies)\b|\.|$)", re.I), "abilities"),
-    (re.compile(r"(add|subtract) (\d) (?:to|from) the (Attacks|Damage|Strength|Toughness|Armour Penetration|Wounds) characteristic", re.I), "characteristic"),
+    (re.compile(r"(add|subtract) (\d) (?:to|from) (?:the|that attack’s|that attack's) (Attacks|Damage|Strength|Toughness|Armour Penetration|Wounds) characteristic", re.I), "characteristic"),
     (re.compile(r"[Ii]mprove the (?:[^.]{0,60}?’s |[^.]{0,60}?'s )?((?:(?:Armour Penetration|Leadership|Wounds|Objective Control|Toughness)(?: and |, )?)+) characteristics? (?:[^.]{0,120}? )?by (\d)"), "improve"),
     (re.compile(r"change the (Damage|Attacks|Strength|Armour Penetration) characteristic of [^.]{0,120}? to (\d+)", re.I), "set"),
     (re.compile(r"(?:have|has) (?:an?|the) (\d)\+ invulnerable save(?: against (ranged|melee) attacks)?", re.I), "invulnerable"),
@@ -366,9 +368,12 @@ def compile_sentence(sentence: str, ctx: Context) -> dict:
             when["attack"] = enemy.group(2)
     elif target_frame:
         side = "target"
-        kind = target_frame.group(1) or target_frame.group(2)
+        kind = target_frame.group(1) or target_frame.group(2) or target_frame.group(3)
         if kind:
             when["attack"] = kind.lower()
+        if target_frame.group(4):
+            # 'allocated to this model': that model's, not its unit's (exact where it is the whole unit).
+            when = _merge(when, {"assumed": ["the bearer only"]})
     elif enemy_weapons:
         side = "target"
     elif own:

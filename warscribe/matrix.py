@@ -195,7 +195,8 @@ def reference_targets(path: Path, target_models: int | None, with_facets: bool =
         rows.append(Row(name, Target(
             toughness=entry["toughness"], save=entry["save"], wounds=entry["wounds"],
             models=target_models or entry["models"], invulnerable=entry.get("invulnerable"),
-            feel_no_pain=entry.get("feel_no_pain"), keywords=frozenset(k.upper() for k in entry.get("keywords") or ()),
+            feel_no_pain=entry.get("feel_no_pain"), damage_reduction=entry.get("damage_reduction", 0),
+            keywords=frozenset(k.upper() for k in entry.get("keywords") or ()),
         )))
     return (rows, facets) if with_facets else rows
 

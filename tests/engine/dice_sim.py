@@ -60,6 +60,7 @@ class Body:
     feel_no_pain: int | None
     full: int
     left: int
+    reduction: int = 0  # subtracted from each attack's Damage as it is allocated, to a minimum of 1
 
     @property
     def wounded(self) -> bool:
@@ -84,7 +85,8 @@ class Unit:
         self.single = not t.kinds
         self.rng = rng
         self.models = [
-            Body(i, k.name, k.character, k.toughness, k.save, k.invulnerable, k.feel_no_pain, k.wounds, k.wounds)
+            Body(i, k.name, k.character, k.toughness, k.save, k.invulnerable, k.feel_no_pain, k.wounds, k.wounds,
+                 k.damage_reduction)
             for i, k in enumerate(t.model_kinds())
             for _ in range(k.count)
         ]
@@ -170,6 +172,9 @@ class Unit:
 
     def take(self, model: Body | None, points: int) -> None:
         """One attack's damage (or one mortal wound packet) on one model; the excess is lost."""
+        body = model if model is not None else self.models[0]
+        if points > 0:
+            points = max(1, points - body.reduction)
         if model is None:
             if self.single:
                 # Nothing left to allocate to, but the damage was still inflicted.

@@ -67,6 +67,7 @@ def scenarios(draw, max_groups: int = 2) -> Scenario:
         invulnerable=draw(st.sampled_from([None, None, 4, 5])),
         feel_no_pain=draw(st.sampled_from([None, None, 5, 6])),
         keywords=draw(st.sampled_from([frozenset(), frozenset({"INFANTRY"})])),
+        damage_reduction=draw(st.sampled_from([0, 0, 0, 1, 2])),
     )
     conditions = Conditions(
         half_range=draw(st.booleans()),
@@ -219,6 +220,7 @@ def model_kinds(draw) -> ModelKind:
         invulnerable=draw(st.sampled_from([None, None, 4, 5])),
         feel_no_pain=draw(st.sampled_from([None, None, 5, 6])),
         keywords=draw(st.sampled_from(KEYWORDS)),
+        damage_reduction=draw(st.sampled_from([0, 0, 0, 1, 2])),
     )
 
 
@@ -293,7 +295,8 @@ def test_general_allocation_matches_the_alike_chain(s):
     kinds = tuple(replace(first, name=f"K{i}", count=k.count, keywords=frozenset()) for i, k in enumerate(s.target.kinds))
     alike = replace(s, target=replace(s.target, kinds=kinds, attached=False, models=sum(k.count for k in kinds)))
     profile = Target(toughness=first.toughness, save=first.save, wounds=first.wounds, models=alike.target.models,
-                     invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain)
+                     invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain,
+                     damage_reduction=first.damage_reduction)
     single = evaluate_scenario(replace(alike, target=profile))
     general = evaluate_kinds(alike)
     for a, b in ((single.wounds_removed, general.wounds_removed), (single.models_slain, general.models_slain)):
