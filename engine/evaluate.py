@@ -15,7 +15,8 @@ Order of resolution (what the distributions depend on):
 
 from __future__ import annotations
 
-from math import ceil
+from functools import reduce
+from operator import add
 
 from warscribe.engine import dist as D
 from warscribe.engine.allocation import Chain, start
@@ -90,11 +91,13 @@ def evaluate_scenario(scenario: Scenario) -> Result:
         state = {rest: chains[i].power_series(vectors) for rest, vectors in grouped.items()}
 
     final = state[()]
-    total = models * wounds
-    wounds_removed = [final[total - x] for x in range(total + 1)]
+    wounds_removed = final[::-1]  # final is by wounds remaining: 0 .. models x wounds
+    # The states of j models slain are a run of `wounds` (the last model's wounds left), added in order
+    # from 0.0 as a loop over the states would (reduce, not sum: sum compensates on Python 3.12+).
     models_slain = [0.0] * (models + 1)
-    for r, p in enumerate(final):
-        models_slain[models - ceil(r / wounds)] += p
+    models_slain[models] = 0.0 + final[0]
+    for j in range(1, models + 1):
+        models_slain[models - j] = reduce(add, final[(j - 1) * wounds + 1:j * wounds + 1], 0.0)
     by_model = [ModelSummary(name=target.name or "models", count=models, models_slain=models_slain,
                              expected_models_slain=D.mean(models_slain), p_all_slain=final[0])]
     return result(scenario, profiles, summaries, wounds_removed, models_slain, final[0], by_model,
