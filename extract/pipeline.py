@@ -188,7 +188,9 @@ def extract(manifest: Path, roots: tuple[Path, ...] = (), limits: Limits | None 
 
 def records_per_source(records: list[dict], sources: list[Source]) -> dict[str, int]:
     """How many records cite each source: a page by its name, an archive's or folder's files by '<source>/...'."""
-    names = {battlescribe.cited_name(s.name): s.name for s in sources}
+    # A page outside the project keeps its climbed name ('../../sources/x.txt') in provenance; an archive's
+    # files are cited by its file name.
+    names = {**{s.name: s.name for s in sources}, **{battlescribe.cited_name(s.name): s.name for s in sources}}
     counts = {s.name: 0 for s in sources}
     for rec in records:
         cited = set()

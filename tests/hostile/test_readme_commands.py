@@ -10,19 +10,35 @@ import sys
 import pytest
 
 from conftest import ROOT
+from doc_commands import commands, inline_commands
 from warscribe.cli import parser
 
 PLACEHOLDERS = {"SCENARIO.yaml": "examples/scenarios/x.yaml", "DIR": "/tmp/warscribe-docs-dir", "TSV": "x.tsv",
                 "NAME": "lines", "N": "3", "FILE": "m.yaml"}
 
 
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
 def _documented() -> list[str]:
-    found = set()
-    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
-        text = re.sub(r"\\\n\s*", " ", path.read_text(encoding="utf-8"))  # shell line continuations
-        found.update(re.findall(r"`(warscribe [^`]+)`", text))
-        found.update(re.findall(r"^(warscribe \S.*?)(?:\s+#.*)?$", text, flags=re.M))
-    return sorted(found)
+    """Commands named in prose (`warscribe calc SCENARIO.yaml [--format json]`)."""
+    return sorted({c for path in PAGES for c in inline_commands(path)})
+
+
+def _shown() -> dict[str, list[str]]:
+    """Each warscribe command of the pages' ```sh blocks and transcripts, as the shell splits it."""
+    found = {}
+    for path in PAGES:
+        for command in commands(path):
+            words, part = command.words() + ["&&"], []
+            for word in words:
+                if word not in ("&&", "||", "|", ";"):
+                    part.append(word)
+                    continue
+                if part[:1] == ["warscribe"]:
+                    found[f"{command.page}:{command.line}: {' '.join(part)}"] = part[1:]
+                part = []
+    return found
 
 
 def _expansions(command: str) -> list[list[str]]:
@@ -57,6 +73,14 @@ def test_every_documented_command_is_accepted(command):
             parser().parse_args(argv)
         except SystemExit as exc:
             pytest.fail(f"{command!r} as {argv}: rejected (exit {exc.code})")
+
+
+@pytest.mark.parametrize("where", sorted(_shown()))
+def test_every_command_a_block_shows_is_accepted(where):
+    try:
+        parser().parse_args(_shown()[where])
+    except SystemExit as exc:
+        pytest.fail(f"{where}: rejected (exit {exc.code})")
 
 
 def test_export_takes_its_folder_as_an_argument_as_the_readme_shows(tmp_path):
