@@ -33,7 +33,7 @@ SAMPLE = 80
 SEED = 19
 FACTIONS = {"Agents of the Imperium": "Imperial Agents", "Adeptus Astartes": "Space Marines",
             "Heretic Astartes": "Chaos Space Marines", "Asuryani": "Aeldari", "Legiones Daemonica": "Chaos Daemons"}
-BOOKKEEPING = re.compile(r"crusade|enhancement|warlord|battle honour|battle scar|weapon modification|requisition|"
+BOOKKEEPING = re.compile(r"\bcrusade\b|enhancement|warlord|battle honour|battle scar|weapon modification|requisition|"
                          r"detachment|show/hide|order of battle", re.I)
 WEAPON_RULES = {"lethal hits", "sustained hits", "devastating wounds", "anti", "assault", "heavy", "rapid fire",
                 "torrent", "twin-linked", "pistol", "melta", "blast", "precision", "ignores cover", "lance",
@@ -70,11 +70,6 @@ class Data:
                                                 "infoGroup", "categoryEntry") and el.get("id") not in self.by_id:
                     self.by_id[el.get("id")] = (el, name)
         self.catalogues = {root.get("id"): name for name, root in self.roots.items()}
-        # Categories a unit's own choice adds to it (a Kinhost Commander's Exoframe specialism adds
-        # EXOFRAME): whether the unit is one depends on that choice.
-        self.added = {m.get("value") for root in self.roots.values() for e in root.iter("selectionEntry")
-                      if e.get("type") == "upgrade" for m in e.iter("modifier")
-                      if m.get("field") == "category" and m.get("type") == "add"}
         self.pts = {c.get("id") for root in self.roots.values() for c in root.iter("costType") if c.get("name") == "pts"}
         # The detachments: what a roster chooses for the whole army, never an ancestor of a unit.
         self.detachments = {e.get(k) for root in self.roots.values() for g in root.iter("selectionEntryGroup")
@@ -85,6 +80,10 @@ class Data:
     def target(self, link: ET.Element) -> ET.Element | None:
         hit = self.by_id.get(link.get("targetId", ""))
         return hit[0] if hit else None
+
+
+def _all(parts: list) -> bool | None:
+    return False if False in parts else None if None in parts else True
 
 
 def kids(el: ET.Element, list_tag: str, tag: str):
@@ -156,6 +155,15 @@ class Unit:
         self.data, self.army, self.link, self.target = data, army, link, target
         self.cats = {c.get("targetId") for el in (target, link) for c in kids(el, "categoryLinks", "categoryLink")}
         self.cats.add(target.get("id"))
+        # Categories the unit's own choices add to it (a Kinhost Commander's Exoframe specialism adds
+        # EXOFRAME, a Front-line Commander's Noble Steed MOUNTED): whether it is one depends on that
+        # choice. Only its own: a Sentinel Commander, which nothing makes MOUNTED, has no lance.
+        self.adds: set[str] = set()
+        for _ in range(8):  # an upgrade offered only to what another makes the unit: read again
+            found = self._adds(target, frozenset(self.cats), set()) | self._adds(link, frozenset(self.cats), set())
+            if found <= self.adds:
+                break
+            self.adds |= found
         self.profiles: list[tuple[ET.Element, frozenset, str]] = []  # (profile, ancestors' ids, owner model)
         self.gear: list[tuple[str, frozenset]] = []  # per profile: the wargear holding it, what that wargear needs
         self.needs: dict[str, set[str]] = {}  # wargear name -> the names of the choices it is offered only with
@@ -165,6 +173,29 @@ class Unit:
         self._walk(target, frozenset(self.cats), "", 0, wargear=False)
         self._walk(link, frozenset(self.cats), "", 0, wargear=False)
 
+    def _adds(self, el: ET.Element, ancestors: frozenset, seen: set) -> set[str]:
+        """The categories the upgrades the unit is offered (through groups and links, as the walk goes)
+        add, with the categories `self.adds` already found."""
+        if id(el) in seen or len(seen) > 5000:
+            return set()
+        seen.add(id(el))
+        out = set()
+        children = kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup")
+        for lk in kids(el, "entryLinks", "entryLink"):
+            t = self.data.target(lk)
+            if t is not None and not BOOKKEEPING.search(lk.get("name", "") + " " + t.get("name", "")) \
+                    and not self._hidden(lk, ancestors, choice=True):
+                children.append(t)
+        for c in children:
+            if BOOKKEEPING.search(c.get("name", "")) or self._hidden(c, ancestors, choice=True):
+                continue
+            if c.get("type") == "upgrade":
+                out |= {m.get("value") for m, _o in _own_modifiers(c)
+                        if m.get("field") == "category" and m.get("type") == "add"}
+            ids = {c.get("id")} | {x.get("targetId") for x in kids(c, "categoryLinks", "categoryLink")}
+            out |= self._adds(c, ancestors | ids, seen)
+        return out
+
     def _add(self, profile: ET.Element, ancestors: frozenset, owner: str, gear: tuple[str, frozenset]) -> None:
         self.profiles.append((profile, ancestors, owner))
         self.gear.append(gear)
@@ -172,29 +203,43 @@ class Unit:
     def _hidden(self, el: ET.Element, ancestors: frozenset = frozenset(), choice: bool = False) -> bool:
         """Hidden outright, or by conditions all known here; `choice`: a unit's wargear, offered if any
         roster could show it (what a detachment unlocks is still wargear of the datasheet)."""
-        if choice and needs(self.data, el):
-            return False  # offered only with a choice (a detachment, a chapter): wargear with its condition
-        if el.get("hidden") == "true":
+        # offered only with a choice (a detachment, a chapter): wargear with its condition, unless
+        # another test hides it anyway (a Blood Chalice: Blood Angels, and only a Champion of the Chapter)
+        if el.get("hidden") == "true" and not (choice and needs(self.data, el)):
             return True
         for mod, outer in _own_modifiers(el):
             if mod.get("field") != "hidden" or mod.get("value") != "true":
                 continue
-            conds = list(mod.iter("condition")) + outer
-            # what another army shows, a detachment (roster choices), what the bearer is not: not this datasheet's
-            if conds and all(self._army_condition(c, ancestors, choice) is not None for c in conds):
-                results = [self._army_condition(c, ancestors, choice) for c in conds]
-                group = next(iter(mod.iter("conditionGroup")), None)
-                if (group is not None and group.get("type") == "or" and any(results)) or all(results):
-                    return True
+            # what another army shows, a detachment (roster choices), what the bearer is not: not this
+            # datasheet's; an 'or' holds with one part known to hold (not a Champion of the Chapter,
+            # whatever its chapter: no Curse of the Wulfen)
+            if list(mod.iter("condition")) and \
+                    _all([self._holds(mod, ancestors, choice)] + [self._army_condition(c, ancestors, choice) for c in outer]):
+                return True
         return False
+
+    def _holds(self, node: ET.Element, ancestors: frozenset, choice: bool) -> bool | None:
+        """A modifier's or condition group's conditions, three-valued (None: not known here)."""
+        parts = [self._army_condition(c, ancestors, choice) for c in kids(node, "conditions", "condition")]
+        parts += [self._holds(g, ancestors, choice) for g in kids(node, "conditionGroups", "conditionGroup")]
+        if node.tag == "conditionGroup" and node.get("type") == "or":
+            return True if True in parts else None if None in parts else False
+        return _all(parts)
 
     def _army_condition(self, c: ET.Element, ancestors: frozenset = frozenset(), choice: bool = False) -> bool | None:
         child = self.data.by_id.get(c.get("childId") or "")
         if c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") and child is not None \
                 and child[0].tag == "categoryEntry":
-            if c.get("childId") not in ancestors and c.get("childId") in self.data.added and choice:
+            if c.get("childId") not in ancestors and c.get("childId") in self.adds and choice:
                 return None  # a category the unit's own choice may add
             return (c.get("childId") in ancestors) == (c.get("type") == "instanceOf")
+        if c.get("scope") in ("root-entry", "unit") and c.get("type") in ("instanceOf", "notInstanceOf") \
+                and child is not None and child[0].tag == "categoryEntry":
+            # what the unit is (an Augmented Bone 'Ead, a Sentinel Commander: Crucible characters share
+            # one weapons list, each weapon hidden from who is not its bearer)
+            if c.get("childId") not in self.cats and c.get("childId") in self.adds and choice:
+                return None
+            return (c.get("childId") in self.cats) == (c.get("type") == "instanceOf")
         if c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") \
                 and c.get("childId") in self.data.detachments:
             return c.get("type") == "notInstanceOf"  # no unit is inside its army's detachment

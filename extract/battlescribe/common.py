@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 WEAPON_TYPES = {"Ranged Weapons": "ranged", "Melee Weapons": "melee"}
-# Army-building bookkeeping reached through units' links; not part of a datasheet.
-NOT_WARGEAR = re.compile(r"enhancement|crusade|battle honour|battle scar|weapon modification|^warlord$|"
+# Army-building bookkeeping reached through units' links; not part of a datasheet. 'Crusade' as a
+# word: a Crusader Squad's 'Crusaders' are its models.
+NOT_WARGEAR = re.compile(r"enhancement|\bcrusade\b|battle honour|battle scar|weapon modification|^warlord$|"
                          r"requisition|detachment", re.I)
 
 

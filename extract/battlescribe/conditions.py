@@ -95,6 +95,13 @@ class Scope:
     def with_choice(self, choice: Callable[[str], bool]) -> Scope:
         return Scope(self.army, self.chain, self.model, self.counts, self.inside, choice)
 
+    def with_category(self, category: str) -> Scope:
+        """The scope with the unit (and its model) made `category`, as an upgrade that adds it makes them."""
+        chain = list(self.chain)
+        for i in {0, self.model} if chain else ():
+            chain[i] = Frame(chain[i].ids, chain[i].categories | {category})
+        return Scope(self.army, tuple(chain), self.model, self.counts, self.inside, self.choice)
+
     def _unknown_choice(self, child: str) -> bool | None:
         return None if self.choice is not None and self.choice(child) else False
 

@@ -88,16 +88,11 @@ class Output:
         hit = self.index.anywhere.get(key)
         return hit is not None and hit[0] == "selectionEntry" and hit[1].get("type") == "upgrade"
 
-    def may_become(self, key: str) -> bool:
-        """Whether what a unit is 'an instance of' `key` may depend on what the player picks for it: a choice
-        (:meth:`is_choice`), or a category an upgrade adds (:meth:`added_categories`). Asked of the wargear a
-        unit is offered, not of who may bear an enhancement (a CHARACTER is one by its datasheet)."""
-        return self.is_choice(key) or (key in self.added_categories() and key not in self.army_choices)
-
     def added_categories(self) -> set[str]:
-        """The categories an upgrade adds to what holds it (a Kinhost Commander's Exoframe specialism makes
-        it EXOFRAME): whether a unit is one depends on what the player picks for it, so a weapon offered
-        only to an EXOFRAME is the unit's wargear with that choice, not hidden."""
+        """The categories an upgrade anywhere adds to what holds it (a Kinhost Commander's Exoframe
+        specialism makes it EXOFRAME): whether a unit is one may depend on what the player picks for it.
+        Which units' own upgrades add them is asked unit by unit (:mod:`.walk`); this set only tells
+        which categories to ask that of."""
         if self._added is None:
             from warscribe.extract.battlescribe import conditions
 

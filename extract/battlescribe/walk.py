@@ -177,9 +177,96 @@ class Walker:
                               for m in _hiding(o, unit_scope))
         self.found.gate = tuple(conditions.needed_by((entry,) if link is None else (entry, link), unit_scope,
                                                      out.is_choice))
+        self._start = (entry, data, link, link_file or data, unit_scope)
+        self._adds: dict[str, tuple[str, ...]] | None = None  # see _added
         if entry.get("type") == "model":
             self.found.models.append(self.found.unit)
         self._node(entry, data, link, unit_scope, self.found.unit, "datasheet", 0, link_file)
+
+    # -- what the unit's own choices make it ---------------------------------------------------
+
+    def _may_become(self, key: str) -> bool:
+        """Whether what the unit is 'an instance of' `key` may depend on what the player picks for it:
+        a choice of its own (:meth:`Output.is_choice`), or a category one of its own upgrades adds (a
+        Front-line Commander's Noble Steed makes it MOUNTED, so its lances are its wargear). A category
+        some other unit's upgrade adds is not (a Sentinel Commander, sharing that weapons list, is
+        never MOUNTED: no lance)."""
+        if self.out.is_choice(key):
+            return True
+        return key not in self.out.army_choices and key in self.out.added_categories() and key in self._added()
+
+    def _added(self) -> dict[str, tuple[str, ...]]:
+        """The categories the unit's own upgrades add -> the names of those upgrades. Read once per unit,
+        and only for a unit whose wargear asks what it is: every entry it holds or links, except those
+        the unit is never offered (another Crucible character's specialism in a shared list)."""
+        if self._adds is not None:
+            return self._adds
+        # An upgrade may be offered only to what another makes the unit (an Ordo specialism makes a
+        # Martial Agent an INQUISITOR, whose Oracular Gifts make it a PSYKER, whose force weapon it
+        # then bears): read again with what the last reading found, until nothing is added.
+        found: dict[str, tuple[str, ...]] = {}
+        for _ in range(8):
+            more = self._scan(found)
+            grew = not more.keys() <= found.keys()
+            found = more
+            if not grew:
+                break
+        self._adds = found
+        return found
+
+    def _scan(self, known: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """One reading for :meth:`_added`, with the categories `known` its upgrades add."""
+        adds: dict[str, list[str]] = {}
+        entry, data, link, link_file, unit_scope = self._start
+        seen: set[int] = set()
+        unit_scope = unit_scope.with_choice(lambda key: self.out.is_choice(key) or key in known)
+        todo = [(entry, data, link, link_file, unit_scope, 0)]
+        while todo and len(seen) < MAX_NODES:
+            obj, f, lk, lf, scope, depth = todo.pop()
+            if id(obj) in seen or depth > MAX_DEPTH:
+                continue
+            seen.add(id(obj))
+            holders = ((obj, f),) if lk is None else ((obj, f), (lk, lf))
+            for holder, hfile in holders:
+                members = [(c, hfile, None) for c in holder.get("selectionEntries") or []] + \
+                          [(g, hfile, None) for g in holder.get("selectionEntryGroups") or []]
+                for x in holder.get("entryLinks") or []:
+                    target = self.out.index.find(hfile, str(x.get("targetId", "")) if isinstance(x, dict) else "",
+                                                 ("selectionEntry", "selectionEntryGroup"))
+                    if target is not None:
+                        members.append((target.obj, target.file, x))
+                for child, cfile, clink in members:
+                    if not isinstance(child, dict):
+                        continue
+                    name = str((clink or child).get("name", "")) + " " + str(child.get("name", ""))
+                    if NOT_WARGEAR.search(name) or ENHANCEMENTS in name.lower():
+                        continue
+                    objs = (child,) if clink is None else (child, clink)
+                    down = scope.down(frame(child, clink), is_model=child.get("type") == "model")
+                    if conditions.hidden(objs, down.with_army(down.army.opened())) is True:
+                        continue
+                    if child.get("type") == "upgrade":
+                        cname = linked_name(clink, child) if clink is not None else clean_name(str(child.get("name", "")))
+                        for o in objs:
+                            for mod in conditions.modifiers(o) if conditions.has_modifiers(o) else ():
+                                if mod.field == "category" and mod.type == "add" and mod.mod.get("value"):
+                                    adds.setdefault(str(mod.mod["value"]), []).append(cname)
+                    todo.append((child, cfile, clink, hfile, down, depth + 1))
+        return {k: tuple(dict.fromkeys(v)) for k, v in adds.items()}
+
+    def _made_by(self, objs: tuple[dict, ...], scope: Scope) -> tuple[str, ...]:
+        """The unit's own upgrades an entry is offered only with, by the category they add (the lances
+        of a Front-line Commander: only with Noble Steed, which makes it MOUNTED)."""
+        wanted = conditions.referenced(objs)
+        if not wanted or not any(k in self.out.added_categories() for k in wanted):
+            return ()
+        wanted &= self._added().keys()
+        opened = scope.with_army(scope.army.opened()).with_choice(self.out.is_choice)
+        if not wanted or conditions.hidden(objs, opened) is not True:
+            return ()
+        return tuple(dict.fromkeys(n for cat in sorted(wanted)
+                                   if conditions.hidden(objs, opened.with_category(cat)) is False
+                                   for n in self._added()[cat]))
 
     # -- the walk --------------------------------------------------------------------------
 
@@ -332,12 +419,13 @@ class Walker:
         # An entry is a choice of the unit: whether it is offered at all is asked with the rest of
         # the roster open (wargear one detachment unlocks is wargear of the datasheet).
         # So is wargear offered only to what a choice of the unit makes it (an EXOFRAME, by its specialism).
-        if self._hidden(objs, data, child_scope.with_army(child_scope.army.opened()).with_choice(self.out.may_become),
+        if self._hidden(objs, data, child_scope.with_army(child_scope.army.opened()).with_choice(self._may_become),
                         "entry", name):
             return
         outer, outer_needs = self.choice, self.needs
         if child.get("type") == "upgrade":
             needs = tuple(self.out.index.name(x) for x in conditions.unlocked_by(objs, child_scope, self.out.is_choice))
+            needs = tuple(dict.fromkeys(needs + self._made_by(objs, child_scope)))
             if needs:
                 self.found.needs[id(child)] = needs
                 self.needs = tuple(dict.fromkeys(outer_needs + needs))
@@ -379,8 +467,11 @@ class Walker:
         try:
             holders = ((grp, data),) if lk is None else ((grp, data), (lk, link_file))
             members, subgroups = self._members(holders, scope)
+            # a member offered only once a choice of the unit makes it what the member asks (a lance,
+            # with the specialism that makes it MOUNTED) is listed, as the walk keeps it
             shown = [(m, f, link) for m, f, link, _lf in members
-                     if not conditions.hidden((m,) if link is None else (m, link), scope.down(frame(m, link)))]
+                     if not conditions.hidden((m,) if link is None else (m, link),
+                                              scope.down(frame(m, link)).with_choice(self._may_become))]
             record = Group(grp if lk is None else dict(grp, **_overrides(lk)), data, lk, shown, owner, scope, within, parent)
             self.found.groups.append(record)
             for holder, hfile in holders:
