@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_pylist.h"
+
 typedef struct {
     const double *terms;
     const int64_t *offsets;
@@ -437,16 +439,6 @@ done:
  * ascending, zero chances skipped, then the nonzero entries in order of j; state r > 0 has
  * w = (r - 1) % wounds + 1 wounds left on its current model. Each sum is taken in the Python code's
  * order and skips the zeros it skips, so the results are the same bit for bit. */
-static int list_doubles(PyObject *list, double *out, Py_ssize_t n) {
-    for (Py_ssize_t i = 0; i < n; i++) {
-        double x = PyFloat_AsDouble(PyList_GET_ITEM(list, i));
-        if (x == -1.0 && PyErr_Occurred())
-            return -1;
-        out[i] = x;
-    }
-    return 0;
-}
-
 static PyObject *profile_absorb(PyObject *self, PyObject *args) {
     PyObject *damage_list, *v_list, *count_list;
     Py_ssize_t W;
@@ -476,7 +468,8 @@ static PyObject *profile_absorb(PyObject *self, PyObject *args) {
     }
     double *cur = block, *next = block + S, *acc = block + 2 * S, *count = block + 3 * S, *dmg = count + E;
     double *qs = dmg + B; /* row w - 1 of W + 1 entries: model w's nonzero (j, q), lens[w] of them */
-    if (list_doubles(v_list, cur, S) || list_doubles(count_list, count, E) || list_doubles(damage_list, dmg, B))
+    if (doubles_from_list(v_list, cur, S) || doubles_from_list(count_list, count, E) ||
+        doubles_from_list(damage_list, dmg, B))
         goto done;
     double small[64]; /* one model's table, before its zeros are dropped */
     double *tab = W + 1 <= 64 ? small : PyMem_Malloc((W + 1) * sizeof(double));
@@ -535,17 +528,7 @@ static PyObject *profile_absorb(PyObject *self, PyObject *args) {
         cur = next;
         next = t;
     }
-    result = PyList_New(S);
-    if (result == NULL)
-        goto done;
-    for (Py_ssize_t r = 0; r < S; r++) {
-        PyObject *x = PyFloat_FromDouble(acc[r]);
-        if (x == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, r, x);
-    }
+    result = list_from_doubles(acc, S);
 done:
     PyMem_Free(block);
     PyMem_Free(lens);

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_pylist.h"
+
 /* Cells of a grid of (k, m): 2M (the sparse law holds 44 bytes a cell, the dense one 24: under 100 MB);
  * the joint law's budget in engine/devastating.py (JOINT_BUDGET) is about 60 attacks, far below. */
 #define MAX_CELLS ((Py_ssize_t)1 << 21)
@@ -350,16 +352,6 @@ static PyObject *wide(PyObject *self, PyObject *arg) {
  * keeps; cap < 0 is no cap. dist.py calls it only where no convolution of the loop reaches
  * dist.NUMPY_AT (where dist.convolve hands over to numpy's order), so each sum here is taken in the
  * Python loops' order, skipping the zeros they skip: the same bits. */
-static int doubles_of(PyObject *list, double *out, Py_ssize_t n) {
-    for (Py_ssize_t i = 0; i < n; i++) {
-        double x = PyFloat_AsDouble(PyList_GET_ITEM(list, i));
-        if (x == -1.0 && PyErr_Occurred())
-            return -1;
-        out[i] = x;
-    }
-    return 0;
-}
-
 /* dist.lump of `dist` (n entries) into out; returns its length. */
 static Py_ssize_t lump_into(const double *dist, Py_ssize_t n, Py_ssize_t cap, double *out) {
     if (cap < 0 || n <= cap + 1) {
@@ -397,7 +389,7 @@ static PyObject *random_sum(PyObject *self, PyObject *args) {
     if (!block)
         return PyErr_NoMemory();
     double *count = block, *unit = block + E, *acc = unit + L, *power = acc + room, *next = power + room;
-    if (doubles_of(count_list, count, E) || doubles_of(unit_list, unit, L))
+    if (doubles_from_list(count_list, count, E) || doubles_from_list(unit_list, unit, L))
         goto done;
     Py_ssize_t acc_len = 1, power_len = 1;
     power[0] = 1.0;
@@ -442,17 +434,7 @@ static PyObject *random_sum(PyObject *self, PyObject *args) {
         next = t;
         power_len = size;
     }
-    result = PyList_New(acc_len);
-    if (result == NULL)
-        goto done;
-    for (Py_ssize_t i = 0; i < acc_len; i++) {
-        PyObject *x = PyFloat_FromDouble(acc[i]);
-        if (x == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, i, x);
-    }
+    result = list_from_doubles(acc, acc_len);
 done:
     PyMem_Free(block);
     return result;
