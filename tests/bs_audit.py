@@ -173,6 +173,18 @@ class Unit:
         self._walk(target, frozenset(self.cats), "", 0, wargear=False)
         self._walk(link, frozenset(self.cats), "", 0, wargear=False)
 
+    def _offered(self, el: ET.Element, ancestors: frozenset) -> list[ET.Element]:
+        """The entries and groups `el` holds or links that the unit may be offered (bookkeeping and
+        what is hidden from it left out)."""
+        children = kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup")
+        for lk in kids(el, "entryLinks", "entryLink"):
+            t = self.data.target(lk)
+            if t is not None and not BOOKKEEPING.search(lk.get("name", "") + " " + t.get("name", "")) \
+                    and not self._hidden(lk, ancestors, choice=True):
+                children.append(t)
+        return [c for c in children if not BOOKKEEPING.search(c.get("name", "")) and
+                not self._hidden(c, ancestors, choice=True)]
+
     def _adds(self, el: ET.Element, ancestors: frozenset, seen: set) -> set[str]:
         """The categories the upgrades the unit is offered (through groups and links, as the walk goes)
         add, with the categories `self.adds` already found."""
@@ -180,15 +192,7 @@ class Unit:
             return set()
         seen.add(id(el))
         out = set()
-        children = kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup")
-        for lk in kids(el, "entryLinks", "entryLink"):
-            t = self.data.target(lk)
-            if t is not None and not BOOKKEEPING.search(lk.get("name", "") + " " + t.get("name", "")) \
-                    and not self._hidden(lk, ancestors, choice=True):
-                children.append(t)
-        for c in children:
-            if BOOKKEEPING.search(c.get("name", "")) or self._hidden(c, ancestors, choice=True):
-                continue
+        for c in self._offered(el, ancestors):
             if c.get("type") == "upgrade":
                 out |= {m.get("value") for m, _o in _own_modifiers(c)
                         if m.get("field") == "category" and m.get("type") == "add"}
@@ -281,15 +285,7 @@ class Unit:
                 self._add(t, ancestors, owner if not wargear else "wargear", gear)
             elif t.tag == "infoGroup":
                 self._walk(t, ancestors, owner, depth + 1, wargear, gear)
-        children = kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup")
-        for lk in kids(el, "entryLinks", "entryLink"):
-            t = self.data.target(lk)
-            if t is not None and not BOOKKEEPING.search(lk.get("name", "") + " " + t.get("name", "")) \
-                    and not self._hidden(lk, ancestors, choice=True):
-                children.append(t)
-        for c in children:
-            if BOOKKEEPING.search(c.get("name", "")) or self._hidden(c, ancestors, choice=True):
-                continue
+        for c in self._offered(el, ancestors):
             ids = {c.get("id")} | {x.get("targetId") for x in kids(c, "categoryLinks", "categoryLink")}
             if c.get("type") == "model":
                 self.models.append(c)
