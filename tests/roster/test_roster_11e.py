@@ -237,3 +237,29 @@ def test_a_support_unit_left_unattached(kb):
     # The second Ancient's 'Attached as' line made a wargear line: it stands alone beside its old bodyguard.
     result = check(edit(text, {at + 3: "  • 1x Relic Shield"}), kb)
     assert ("roster-unattached-support", at + 2) in found(result), sorted(found(result) - found(check(text, kb)))
+
+
+# -- keywords an army's rules give ---------------------------------------------------------
+
+
+DA = "gwapp11e-darkangels-1.txt"
+
+
+def test_a_chapters_army_rule_gives_its_units_a_keyword(kb):
+    """The Ravenwing: a Land Speeder (a Space Marines datasheet: VEHICLE, FLY) drawn into a Dark Angels army
+    is RAVENWING, so it may take Thundercowl Turbines (RAVENWING FLY unit only), as the list does; a Scout
+    Squad (INFANTRY) may not. The build's bearers list only Dark Angels datasheets."""
+    from warscribe.roster import gains
+
+    read = {g.keyword: g for g in gains.read(kb, {"Dark Angels", "Space Marines"})}
+    assert set(read) == {"RAVENWING", "DEATHWING"} and read["RAVENWING"].among == "ADEPTUS ASTARTES"
+    assert read["RAVENWING"].ways == (frozenset({"MOUNTED"}), frozenset({"VEHICLE", "FLY"}))
+    assert frozenset({"LAND RAIDER CRUSADER"}) in read["DEATHWING"].ways
+    assert gains.read(kb, {"Space Marines"}) == []  # a Space Marines army: no Dark Angels rule
+    text = text_of(DA)
+    assert "roster-enhancement-bearer" not in {code for code, _line in found(check(text, kb, DA))}
+    lines = text.split("\n")
+    assert lines[100] == "  • Enhancement: Thundercowl Turbines (Upgrade)" and lines[123] == "Scout Squad (65 points)"
+    # The enhancement moved from the Land Speeder (line 101) to the Scout Squad's last line (135).
+    moved = edit(text, {101: lines[99], 135: lines[134] + "\n" + lines[100]})
+    assert ("roster-enhancement-bearer", 136) in found(check(moved, kb, DA))

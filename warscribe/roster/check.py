@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from warscribe.roster import names
+from warscribe.roster import gains, names
 from warscribe.roster.model import Unchecked
 from warscribe.roster.reprice import Repricing
 from warscribe.roster.resolve import Resolution
@@ -208,6 +208,7 @@ def enhancements(res: Resolution, prices: Repricing, edition: Edition, size, unc
     taken: dict[str, list[tuple[int, int]]] = defaultdict(list)  # enhancement id -> (unit, line)
     count = 0
     rules = edition.enhancements
+    army_gains = gains.read(res.kb, res.army) if res.kb is not None else []
     for i, ur in enumerate(res.units):
         ds = ur.datasheet.record
         resolved = [(e, m) for e, m in ur.enhancements if m.record is not None]
@@ -254,10 +255,14 @@ def enhancements(res: Resolution, prices: Repricing, edition: Edition, size, unc
                          unit=i, record=rec["id"])
                 continue
             bearers = rec.get("bearers") or []
+            # A keyword the army's rules give the unit (a Land Speeder drawn into a Dark Angels army is
+            # RAVENWING): the build's bearers were found from the datasheets' own keywords.
+            more = gains.gained(army_gains, kws) - kws
+            expr = rec.get("restriction_keywords")
             if bearers:
-                ok = ds["id"] in bearers
-            elif rec.get("restriction_keywords") is not None:
-                ok = matches(rec["restriction_keywords"], kws)
+                ok = ds["id"] in bearers or bool(more and expr is not None and matches(expr, kws | more))
+            elif expr is not None:
+                ok = matches(expr, kws | more)
             else:
                 if rec.get("restriction"):
                     unchecked.append(Unchecked("enhancements", enh.line, f"{enh.name}: its restriction "
