@@ -33,8 +33,10 @@ SAMPLE = 80
 SEED = 19
 FACTIONS = {"Agents of the Imperium": "Imperial Agents", "Adeptus Astartes": "Space Marines",
             "Heretic Astartes": "Chaos Space Marines", "Asuryani": "Aeldari", "Legiones Daemonica": "Chaos Daemons"}
-BOOKKEEPING = re.compile(r"\bcrusade\b|enhancement|warlord|battle honour|battle scar|weapon modification|requisition|"
-                         r"detachment|show/hide|order of battle", re.I)
+# 'Warlord' is the roster's choice of its warlord, named so alone: a word of a weapon's name is not
+# (a Warlord Titan's 'Warlord feet' are its weapon)
+BOOKKEEPING = re.compile(r"\bcrusade\b|enhancement|^\s*warlord\s*$|battle honour|battle scar|weapon modification|"
+                         r"requisition|detachment|show/hide|order of battle", re.I)
 WEAPON_RULES = {"lethal hits", "sustained hits", "devastating wounds", "anti", "assault", "heavy", "rapid fire",
                 "torrent", "twin-linked", "pistol", "melta", "blast", "precision", "ignores cover", "lance",
                 "hazardous", "indirect fire", "extra attacks", "one shot", "psychic", "conversion"}
@@ -76,6 +78,18 @@ class Data:
                             if g.get("name", "").strip().lower() in ("detachment", "detachments", "detachment choice")
                             for lst in ("selectionEntries", "entryLinks") for e in kids(g, lst, lst[:-3] + "y")
                             for k in ("id", "targetId") if e.get(k)}
+
+    def serving(self, catalogue: str) -> list[str]:
+        """A catalogue and those whose armies import its root entries (importRootEntries), however indirectly."""
+        out, todo = [catalogue], [catalogue]
+        while todo:
+            here = todo.pop()
+            for root in self.roots.values():
+                if root.get("id") not in out and any(c.get("targetId") == here and c.get("importRootEntries") == "true"
+                                                     for c in kids(root, "catalogueLinks", "catalogueLink")):
+                    out.append(root.get("id"))
+                    todo.append(root.get("id"))
+        return out
 
     def target(self, link: ET.Element) -> ET.Element | None:
         hit = self.by_id.get(link.get("targetId", ""))
@@ -159,11 +173,13 @@ class Unit:
         # EXOFRAME, a Front-line Commander's Noble Steed MOUNTED): whether it is one depends on that
         # choice. Only its own: a Sentinel Commander, which nothing makes MOUNTED, has no lance.
         self.adds: set[str] = set()
+        self.via: dict[tuple[int, int], list[ET.Element]] = {}
         for _ in range(8):  # an upgrade offered only to what another makes the unit: read again
             found = self._adds(target, frozenset(self.cats), set()) | self._adds(link, frozenset(self.cats), set())
             if found <= self.adds:
                 break
             self.adds |= found
+        self.via: dict[tuple[int, int], list[ET.Element]] = {}  # (holder, entry) -> the links between
         self.profiles: list[tuple[ET.Element, frozenset, str]] = []  # (profile, ancestors' ids, owner model)
         self.gear: list[tuple[str, frozenset]] = []  # per profile: the wargear holding it, what that wargear needs
         self.needs: dict[str, set[str]] = {}  # wargear name -> the names of the choices it is offered only with
@@ -179,11 +195,18 @@ class Unit:
         children = kids(el, "selectionEntries", "selectionEntry") + kids(el, "selectionEntryGroups", "selectionEntryGroup")
         for lk in kids(el, "entryLinks", "entryLink"):
             t = self.data.target(lk)
-            if t is not None and not BOOKKEEPING.search(lk.get("name", "") + " " + t.get("name", "")) \
+            if t is not None and not any(BOOKKEEPING.search(x) for x in (lk.get("name", ""), t.get("name", ""))) \
                     and not self._hidden(lk, ancestors, choice=True):
                 children.append(t)
+                self.via.setdefault((id(el), id(t)), []).append(lk)
         return [c for c in children if not BOOKKEEPING.search(c.get("name", "")) and
                 not self._hidden(c, ancestors, choice=True)]
+
+    def _with_links(self, parent: ET.Element, el: ET.Element) -> list[ET.Element]:
+        """`el` and the links of `parent` that reach it: what a link holds itself (a Wulfen Dreadnought's
+        blizzard shield, linked, holds its own choice of a storm bolter or a heavy flamer) is offered with it."""
+        return [el] + [lk for lk in self.via.get((id(parent), id(el)), []) if kids(lk, "selectionEntries", "selectionEntry")
+                       or kids(lk, "selectionEntryGroups", "selectionEntryGroup") or kids(lk, "entryLinks", "entryLink")]
 
     def _adds(self, el: ET.Element, ancestors: frozenset, seen: set) -> set[str]:
         """The categories the upgrades the unit is offered (through groups and links, as the walk goes)
@@ -197,7 +220,8 @@ class Unit:
                 out |= {m.get("value") for m, _o in _own_modifiers(c)
                         if m.get("field") == "category" and m.get("type") == "add"}
             ids = {c.get("id")} | {x.get("targetId") for x in kids(c, "categoryLinks", "categoryLink")}
-            out |= self._adds(c, ancestors | ids, seen)
+            for x in self._with_links(el, c):
+                out |= self._adds(x, ancestors | ids, seen)
         return out
 
     def _add(self, profile: ET.Element, ancestors: frozenset, owner: str, gear: tuple[str, frozenset]) -> None:
@@ -209,8 +233,10 @@ class Unit:
         roster could show it (what a detachment unlocks is still wargear of the datasheet)."""
         # offered only with a choice (a detachment, a chapter): wargear with its condition, unless
         # another test hides it anyway (a Blood Chalice: Blood Angels, and only a Champion of the Chapter)
-        if el.get("hidden") == "true" and not (choice and needs(self.data, el)):
+        if el.get("hidden") == "true" and not (choice and needs(self.data, el) and self._may_take(el)):
             return True
+        if choice and needs(self.data, el) and not self._may_take(el):
+            return True  # offered only with a choice this unit never has (a Jetbike, for a Flesh Crafter)
         for mod, outer in _own_modifiers(el):
             if mod.get("field") != "hidden" or mod.get("value") != "true":
                 continue
@@ -220,6 +246,31 @@ class Unit:
             if list(mod.iter("condition")) and \
                     _all([self._holds(mod, ancestors, choice)] + [self._army_condition(c, ancestors, choice) for c in outer]):
                 return True
+        return False
+
+    def _may_take(self, el: ET.Element) -> bool:
+        """Whether a choice `el` is offered only with may be taken in an army this datasheet serves: its
+        own army and those importing its root entries (a Space Marines Crucible character serves a Blood
+        Angels army too, where its Blood Angels chapter is offered), by what the unit is or may become
+        (a Flesh Crafter, never an Archtormentor, never rides the Jetbike). A Daemonic Herald of the Death
+        Guard never takes the Daemon of Blood specialism (hidden outside Khorne's and all gods'
+        armies), so what only that shows (its Khorne abilities) is never its wargear."""
+        wanted = [self.data.by_id.get(x) for x in needs(self.data, el, ids=True)]
+        if not wanted or any(w is None for w in wanted):
+            return True
+        army = self.army
+        try:
+            for cat in self.data.serving(army.get("id", "")):
+                self.army = ET.Element("catalogue", id=cat)
+                if any(_all([self._holds(mod, frozenset(self.cats), True)] +
+                            [self._army_condition(c, frozenset(self.cats), True) for c in outer]) is not True
+                       for w, _f in wanted for mod, outer in _own_modifiers(w)
+                       if mod.get("field") == "hidden" and mod.get("value") == "true") or \
+                        any(not any(mod.get("field") == "hidden" and mod.get("value") == "true" for mod, _o in _own_modifiers(w))
+                            for w, _f in wanted):
+                    return True
+        finally:
+            self.army = army
         return False
 
     def _holds(self, node: ET.Element, ancestors: frozenset, choice: bool) -> bool | None:
@@ -289,27 +340,32 @@ class Unit:
             ids = {c.get("id")} | {x.get("targetId") for x in kids(c, "categoryLinks", "categoryLink")}
             if c.get("type") == "model":
                 self.models.append(c)
-                self._walk(c, ancestors | ids, c.get("name", ""), depth + 1, False)
+                for x in self._with_links(el, c):
+                    self._walk(x, ancestors | ids, c.get("name", ""), depth + 1, False)
             elif c.get("type") == "upgrade":
                 wanted = frozenset(needs(self.data, c)) | gear[1]
                 if wanted:
                     self.needs.setdefault(c.get("name", "").casefold(), set()).update(wanted)
-                self._walk(c, ancestors | ids, owner, depth + 1, True, (c.get("name", ""), wanted))
+                for x in self._with_links(el, c):
+                    self._walk(x, ancestors | ids, owner, depth + 1, True, (c.get("name", ""), wanted))
             else:
-                self._walk(c, ancestors | ids, owner, depth + 1, wargear, gear)
+                for x in self._with_links(el, c):
+                    self._walk(x, ancestors | ids, owner, depth + 1, wargear, gear)
 
 
-def needs(data: Data, el: ET.Element) -> set[str]:
+def needs(data: Data, el: ET.Element, ids: bool = False) -> set[str]:
     """The names of the choices an entry (or category) is offered only with: hidden unless one of them is
     selected in the roster, the force or the unit itself (a detachment: Pantheon of Woe; a chapter of a
     Crucible character: Space Wolves). Read two ways: hidden outright and shown when one is selected;
     or hidden when none is (a lone condition, or one of an 'or' whose other parts ask what the bearer is)."""
     out: set[str] = set()
-    scopes = ("roster", "force", "root-entry", "unit")
+    # 'parent': the model or unit holding a group shown with one of its own choices (a Daemonic
+    # Herald's Nurgle abilities, shown with its Daemon of Plague specialism)
+    scopes = ("roster", "force", "root-entry", "unit", "parent")
 
     def name(child: str) -> str | None:
         hit = data.by_id.get(child)
-        return hit[0].get("name") if hit is not None and hit[0].get("type") == "upgrade" else None
+        return (child if ids else hit[0].get("name")) if hit is not None and hit[0].get("type") == "upgrade" else None
 
     for mod, outer in _own_modifiers(el):
         if mod.get("field") != "hidden":
@@ -350,9 +406,11 @@ def _modified(profile: ET.Element, ancestors: frozenset) -> dict[str, str]:
     """A profile's characteristics with its modifiers whose only conditions ask what the bearer is."""
     chars = _chars(profile)
     names = {c.get("typeId"): c.get("name", "").upper() for c in kids(profile, "characteristics", "characteristic")}
-    for mod in kids(profile, "modifiers", "modifier"):
+    # with those of its modifier groups, each under its group's conditions too (a Lord Exultant's power
+    # fist: 'A 5, WS 2+' in a group asking that the bearer is a Lord Exultant)
+    for mod, outer in _own_modifiers(profile):
         name = names.get(mod.get("field"))
-        conds = list(mod.iter("condition"))
+        conds = list(mod.iter("condition")) + outer
         if name is None or mod.get("type") != "set" or not conds:
             continue
         if not all(c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") for c in conds):
@@ -408,38 +466,69 @@ def _holds_models(data: Data, el: ET.Element, depth: int = 0) -> bool:
     return False
 
 
-def _models_in(data: Data, el: ET.Element, chosen: set[str], choices: set[str]) -> tuple[int, int]:
-    """The fewest and most models an entry or group holds: its models' bounds within its own."""
-    lo = hi = 0
+def _models_of_group(data: Data, g: ET.Element) -> bool:
+    """Whether a group's own selections include models: held in it, or in the groups it holds (an
+    Indomitor Kill Team's 'Squad Members', 10 models, are in three groups of their own inside it: a
+    group counts the selections of the groups it holds, not those inside what it holds)."""
+    return any(e.get("type") == "model" for e in kids(g, "selectionEntries", "selectionEntry")) or \
+        any((data.target(lk) or lk).get("type") == "model" for lk in kids(g, "entryLinks", "entryLink")) or \
+        any(_models_of_group(data, sub) for sub in kids(g, "selectionEntryGroups", "selectionEntryGroup"))
+
+
+def _add_hi(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
+
+
+def _models_in(data: Data, el: ET.Element, chosen: set[str], choices: set[str]) -> tuple[int, int | None]:
+    """The fewest and most models an entry or group holds: its models' bounds within its own. The most
+    is None where nothing bounds it: a model with no maximum of its own (Celestian Sacresants, Agamatus
+    Custodians: the models are linked bare into a group of 4 to 9 or 3 to 6) is as many as the group
+    around it allows, so only the group's maximum bounds it; read as its minimum, such a unit had one model."""
+    lo, hi = 0, 0
+    # a count that gives way one for one to other models ('9 Wolf Scouts, one fewer for each Wolf Scout
+    # with a special weapon': a decrement repeated per selection of those): the unit's total is that
+    # count's, the others taken out of it, so their own bounds add nothing
+    traded: dict[str, set[str]] = {"min": set(), "max": set()}
+    for e in kids(el, "selectionEntries", "selectionEntry") + kids(el, "entryLinks", "entryLink"):
+        own = {c.get("id"): c.get("type") for c in kids(e, "constraints", "constraint")}
+        for mod in kids(e, "modifiers", "modifier"):
+            reps = mod.findall("repeats/repeat")
+            if mod.get("type") == "decrement" and mod.get("value") == "1" and own.get(mod.get("field")) in traded \
+                    and reps and all(r.get("value") == "1" and r.get("field") == "selections" for r in reps):
+                traded[own[mod.get("field")]] |= {r.get("childId") for r in reps}
+
+    def counted(e: ET.Element, a: int, b: int | None) -> tuple[int, int | None]:
+        ids = {e.get("id"), e.get("targetId")}
+        return (0 if ids & traded["min"] else a), (0 if ids & traded["max"] else b)
+
     for e in kids(el, "selectionEntries", "selectionEntry"):
         if e.get("type") == "model" and e.get("hidden") != "true":
-            a, b = _bounds(e, None, chosen, choices)
-            lo, hi = lo + a, hi + (b if b is not None else a)
+            a, b = counted(e, *_bounds(e, None, chosen, choices))
+            lo, hi = lo + a, _add_hi(hi, b)
         elif e.get("type") == "upgrade" and e.get("id") in chosen:
             a, b = _models_in(data, e, chosen, choices)
-            lo, hi = lo + a, hi + b
+            lo, hi = lo + a, _add_hi(hi, b)
     for lk in kids(el, "entryLinks", "entryLink"):
         t = data.target(lk)
         if t is not None and t.get("type") == "model":
-            a, b = _bounds(t, lk, chosen, choices)
-            lo, hi = lo + a, hi + (b if b is not None else a)
+            a, b = counted(lk, *_bounds(t, lk, chosen, choices))
+            lo, hi = lo + a, _add_hi(hi, b)
     for g in kids(el, "selectionEntryGroups", "selectionEntryGroup"):
         if not _holds_models(data, g):
             continue
         a, b = _models_in(data, g, chosen, choices)
         glo, ghi = _bounds(g, None, chosen, choices)
         taken = sum(1 for e in kids(g, "selectionEntries", "selectionEntry") if e.get("id") in chosen)
-        if any(e.get("type") == "model" for e in kids(g, "selectionEntries", "selectionEntry")) or \
-                any((data.target(lk) or lk).get("type") == "model" for lk in kids(g, "entryLinks", "entryLink")):
+        if _models_of_group(data, g):
             # models of the group, bounded by it (a choice taken in it counts as one of its selections)
             own_lo = a - sum(_models_in(data, e, chosen, choices)[0] for e in kids(g, "selectionEntries", "selectionEntry")
                              if e.get("id") in chosen)
             extra = a - own_lo
             lo += max(own_lo, glo - taken) + extra
-            hi += (min(x for x in (b - extra, None if ghi is None else ghi - taken) if x is not None)
-                   if b is not None else max(own_lo, glo - taken)) + extra
+            tops = [x for x in (None if b is None else b - extra, None if ghi is None else ghi - taken) if x is not None]
+            hi = _add_hi(hi, min(tops) + extra if tops else None)
         else:
-            lo, hi = lo + a, hi + b
+            lo, hi = lo + a, _add_hi(hi, b)
     return lo, hi
 
 
@@ -460,6 +549,8 @@ def _size(data: Data, unit: ET.Element) -> tuple[tuple[int, int], list[int] | No
     totals = []
     for combo in __import__("itertools").product(*groups):
         totals.append(_models_in(data, unit, {c for c in combo if c}, choices))
+    # nothing bounds the most (a model of the unit with no maximum): read as its least, as before
+    totals = [(a, a if b is None else b) for a, b in totals]
     lo, hi = min(t[0] for t in totals), max(t[1] for t in totals)
     combos = [({c for c in combo if c}, t[0]) for combo, t in zip(__import__("itertools").product(*groups), totals)]
     sizes = combos if groups and all(a == b for a, b in totals) else None
@@ -521,6 +612,8 @@ def _points(data: Data, unit: ET.Element, link: ET.Element, pts: set[str], size:
 
 def _leader_units(text: str) -> set[str]:
     units: set[str] = set()
+    # a no-break space inside a name ('Bladeguard Veteran\u00a0Squad') is a space to a reader
+    text = text.replace("\u00a0", " ")
     lines = [ln.strip() for ln in text.replace("**", "").replace("^^", "").splitlines() if ln.strip()]
     for ln in lines[1:]:
         if ln[:1] in "■-•":
@@ -592,9 +685,13 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
         elif kind in ("Ranged Weapons", "Melee Weapons"):
             c = _modified(p, anc)
             skill = c.get("BS", c.get("WS", ""))
-            out.weapons.add((p.get("name", "").lstrip("➤").strip().casefold(), "ranged" if kind[0] == "R" else "melee",
+            # the name as printed, its runs of spaces one ('Plasma caliver -  supercharge' in the data);
+            # a skill is a roll ('3+'), a bare number the same roll with its '+' lost ('WS 4' on a
+            # Malanthrope's grasping tail), anything else ('N/A') none
+            out.weapons.add((clean(p.get("name", "").lstrip("➤")).casefold(), "ranged" if kind[0] == "R" else "melee",
                              None if kind[0] == "M" else _number(c.get("RANGE", "")), c.get("A", "").upper(),
-                             _number(skill) if "+" in skill else None, c.get("S", "").upper(), _number(c.get("AP", "")) or 0,
+                             _number(skill) if re.fullmatch(r"\s*\d\+?\s*", skill) else None, c.get("S", "").upper(),
+                             _number(c.get("AP", "")) or 0,
                              c.get("D", "").upper()))
         elif kind == "Abilities" and (p.get("name") or "") == "Leader":
             out.leader |= _leader_units(" \n".join(_chars(p).values()))

@@ -211,10 +211,11 @@ def _lines(walk: Walk, models: list[Model], fielding: Fielding | None) -> list[L
     counts = fielding.counts if fielding is not None else None
     out: list[Line] = []
     seen_groups: set[int] = set()
+    hosts = _takes_place_of(models)
     for model in models:
         grp = _top(model.group)
         if grp is None:
-            lo, hi = _model_bounds(model, counts)
+            lo, hi = _model_bounds(model, counts) if id(model) not in hosts else (0, 0)
             out.append(Line(model.name, lo, hi if hi is not None else max(lo, 1), [model]))
             continue
         if id(grp) in seen_groups:
@@ -223,7 +224,54 @@ def _lines(walk: Walk, models: list[Model], fielding: Fielding | None) -> list[L
         # Each choice of the group taken is a selection its bounds count ('9 Recon Troopers': 8
         # and a Weapons Team of two).
         taken = sum(1 for c in (fielding.choices if fielding is not None else ()) if _top(c.group) is grp)
-        out += _group_lines(walk, grp, [m for m in models if _top(m.group) is grp], counts, taken)
+        out += _group_lines(walk, grp, [m for m in models if _top(m.group) is grp], counts, taken, hosts)
+    # a model taking another's place outside a group: a variant of that model's line, which stands
+    # where the first of them does ('Sanctifier w/ hand flamer' and its variants: Sanctifiers)
+    host_lines = {id(ln.variants[0]): ln for ln in out if len(ln.variants) == 1 and id(ln.variants[0]) not in hosts
+                  and ln.variants[0].group is None}
+    result: list[Line] = []
+    placed: set[int] = set()
+    for ln in out:
+        single = ln.variants[0] if len(ln.variants) == 1 else None
+        target = ln
+        if single is not None and id(single) in hosts and ln.variants[0].group is None \
+                and id(hosts[id(single)]) in host_lines:
+            target = host_lines[id(hosts[id(single)])]
+            if target.name == target.variants[0].name:
+                target.name = _W_SUFFIX.sub("", target.name)
+            target.variants.append(single)
+        if id(target) not in placed:
+            placed.add(id(target))
+            result.append(target)
+    return result
+
+
+def _takes_place_of(models: list[Model]) -> dict[int, Model]:
+    """The models that take the place of another's: where a model's bounds drop by one for each of
+    them taken (Sanctifiers: '4 Sanctifiers w/ hand flamer, one fewer for each with two hand flamers
+    or with the simulacrum'), they are variants of its line and add nothing to the unit's size.
+    id(model) -> the model whose place it takes."""
+    by_id: dict[str, Model] = {}
+    for m in models:
+        for key in (m.obj.get("id"), *((m.link.get("id"), m.link.get("targetId")) if m.link is not None else ())):
+            if key:
+                by_id.setdefault(str(key), m)
+    out: dict[int, Model] = {}
+    for host in models:
+        holder = host.link if host.link is not None and any(
+            isinstance(c, dict) and c.get("field") == "selections" for c in host.link.get("constraints") or []) else host.obj
+        own = {str(c.get("id")) for c in holder.get("constraints") or []
+               if isinstance(c, dict) and c.get("field") == "selections" and c.get("type") == "max" and c.get("id")}
+        for o in (host.obj,) if host.link is None else (host.obj, host.link):
+            for mod in conditions.modifiers(o) if conditions.has_modifiers(o) else ():
+                reps = [r for g in mod.guards for r in g.get("repeats") or [] if isinstance(r, dict)]
+                if mod.type != "decrement" or mod.field not in own or number(mod.mod.get("value")) != 1 or not reps \
+                        or any(str(r.get("field")) != "selections" or number(r.get("value"), 1) != 1 for r in reps):
+                    continue
+                for r in reps:
+                    other = by_id.get(str(r.get("childId", "")))
+                    if other is not None and other is not host and id(host) not in out:
+                        out.setdefault(id(other), host)
     return out
 
 
@@ -234,10 +282,16 @@ def _top(grp):
     return grp
 
 
-def _group_lines(walk: Walk, grp, members: list[Model], counts: Counts | None = None, taken: int = 0) -> list[Line]:
+def _group_lines(walk: Walk, grp, members: list[Model], counts: Counts | None = None, taken: int = 0,
+                 hosts: dict[int, Model] | None = None) -> list[Line]:
     """A group's lines: each kind the group always holds a fixed number of (a sergeant) on its own
     line, the rest one line named after the group, its bounds those the group leaves it (less the
-    choices of it taken, `taken`)."""
+    choices of it taken, `taken`). A model taking another's place (`hosts`) adds nothing to them."""
+    hosts = hosts or {}
+
+    def bounds_of(m: Model) -> tuple[int, int | None]:
+        return (0, 0) if id(m) in hosts else _model_bounds(m, counts)
+
     glo, ghi = bounds_in((grp.obj,) if grp.link is None else (grp.obj, grp.link), grp.obj, grp.scope, counts)
     glo, ghi = max(glo - taken, 0), None if ghi is None else max(ghi - taken, 0)
     kinds: dict[tuple, list[Model]] = {}
@@ -247,8 +301,8 @@ def _group_lines(walk: Walk, grp, members: list[Model], counts: Counts | None = 
     rest: list[Model] = []
     rest_lo, rest_hi = 0, 0
     for variants in kinds.values():
-        lo = sum(_model_bounds(m, counts)[0] for m in variants)
-        his = [_model_bounds(m, counts)[1] for m in variants]
+        lo = sum(bounds_of(m)[0] for m in variants)
+        his = [bounds_of(m)[1] for m in variants]
         hi = None if any(h is None for h in his) else sum(his)
         if lo >= 1 and hi == lo and len(kinds) > 1:
             fixed.append(Line(variants[0].name if len(variants) == 1 else _group_name(grp, variants), lo, lo,
@@ -259,15 +313,50 @@ def _group_lines(walk: Walk, grp, members: list[Model], counts: Counts | None = 
             rest_hi = None if rest_hi is None or hi is None else rest_hi + hi
     out = list(fixed)
     if rest:
+        inner_lo, inner_hi = _nested_bounds(grp, members, counts)
+        inner_lo, inner_hi = max(inner_lo - taken, 0), None if inner_hi is None else max(inner_hi - taken, 0)
         taken = sum(ln.lo for ln in fixed)
-        lo = max(rest_lo, glo - taken)
-        hi = rest_hi if ghi is None else (ghi - taken if rest_hi is None else min(rest_hi, ghi - taken))
+        lo = max(rest_lo, glo - taken, inner_lo - taken)
+        his = [h - taken for h in (ghi, inner_hi) if h is not None]
+        hi = rest_hi if not his else (min(his) if rest_hi is None else min([rest_hi] + his))
         if hi is None:
             hi = max(lo, 1)
         single = len({_kind(walk, m) for m in rest}) == 1 and len(rest) == 1
         name = rest[0].name if single and ghi is None else _group_name(grp, rest, fixed)
         out.append(Line(name, max(lo, 0), max(hi, lo), _main_first(grp, rest)))
     return out
+
+
+def _nested_bounds(grp, members: list[Model], counts: Counts | None) -> tuple[int, int | None]:
+    """The fewest and most models `grp` holds as the groups inside it bound them (its own bounds
+    aside): each inner group holds at least its minimum and at most its maximum of its members
+    (Corsair Voidscarred: '4 -9 Voidscarred', at most 9, holds a group 'Voidscarred' of at least
+    4 and three specialists of at most 1: 4 to 7 of them, not 0)."""
+    inner: dict[int, list] = {}  # group -> its direct models, its direct inner groups
+    for m in members:
+        g = m.group
+        inner.setdefault(id(g), [g, [], []])[1].append(m)
+        while g is not None and g is not grp and g.parent is not None:
+            entry = inner.setdefault(id(g.parent), [g.parent, [], []])
+            if not any(c is g for c in entry[2]):
+                entry[2].append(g)
+            g = g.parent
+
+    def of(g, own: bool) -> tuple[int, int | None]:
+        _g, models, groups = inner.get(id(g), [g, [], []])
+        lo, hi = 0, 0
+        for m in models:
+            a, b = _model_bounds(m, counts)
+            lo, hi = lo + a, None if hi is None or b is None else hi + b
+        for sub in groups:
+            a, b = of(sub, True)
+            lo, hi = lo + a, None if hi is None or b is None else hi + b
+        if own:
+            glo, ghi = bounds_in((g.obj,) if g.link is None else (g.obj, g.link), g.obj, g.scope, counts)
+            lo, hi = max(lo, glo), ghi if hi is None else (hi if ghi is None else min(hi, ghi))
+        return lo, hi
+
+    return of(grp, False)
 
 
 def _group_name(grp, variants: list[Model], fixed: list[Line] = ()) -> str:

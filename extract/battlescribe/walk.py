@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from warscribe.extract.battlescribe import conditions
 from warscribe.extract.battlescribe.common import NOT_WARGEAR, WEAPON_TYPES, flag
-from warscribe.extract.battlescribe.conditions import Frame, Scope
+from warscribe.extract.battlescribe.conditions import Army, Frame, Scope
 from warscribe.extract.battlescribe.index import DataFile, Target
 from warscribe.extract.battlescribe.output import Output
 from warscribe.schema.text import clean_name
@@ -165,6 +165,9 @@ class Walker:
                  link_file: DataFile | None = None):
         self.out = out
         unit_scope = scope.down(frame(entry, link), is_model=True)
+        self._never: frozenset[str] | None = None  # see _count
+        if unit_scope.counts is None:
+            unit_scope = unit_scope.with_counts(self._count)
         self.found = Walk(Model(clean_name(str(entry.get("name", ""))), entry, data, unit_scope, link))
         self.done: set[tuple] = set()
         self.stack: set[int] = set()
@@ -217,9 +220,59 @@ class Walker:
     def _scan(self, known: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
         """One reading for :meth:`_added`, with the categories `known` its upgrades add."""
         adds: dict[str, list[str]] = {}
+        for child, clink, objs, hidden in self._tree(lambda key: self.out.is_choice(key) or key in known):
+            if child.get("type") == "upgrade" and not hidden:
+                cname = linked_name(clink, child) if clink is not None else clean_name(str(child.get("name", "")))
+                for o in objs:
+                    for mod in conditions.modifiers(o) if conditions.has_modifiers(o) else ():
+                        if mod.field == "category" and mod.type == "add" and mod.mod.get("value"):
+                            adds.setdefault(str(mod.mod["value"]), []).append(cname)
+        return {k: tuple(dict.fromkeys(v)) for k, v in adds.items()}
+
+    def _count(self, child: str, _scope: str) -> float | None:
+        """How many of `child` the unit holds, where that is known before the player picks: none of an
+        upgrade its army never offers it (a Daemonic Herald in a Death Guard army: its Daemon of Blood
+        specialism is hidden outside the armies of Khorne and of all gods, so what only that
+        specialism shows, the Khorne group of abilities, is never the unit's). Else unknown."""
+        if not hasattr(self, "_start"):
+            return None  # the unit's own hiding, read before its walk starts
+        if self._never is None:
+            hidden: set[str] = set()
+            offered: set[str] = set()
+            # what any upgrade may make the unit is not known here: only what no choice changes hides
+            may = (lambda key: self.out.is_choice(key) or key in self.out.added_categories())
+            # the datasheet is also that of the armies importing this one's (a Space Marines Crucible
+            # character in a Blood Angels army, with the Blood Angels chapter): never in any of them
+            army = self._start[4].army
+            for catalogue in sorted(self._serving(army.catalogue)):
+                for entry, clink, _objs, is_hidden in self._tree(may, Army(catalogue, army.force, army.chosen, army.open)):
+                    if entry.get("type") == "upgrade":
+                        ids = {str(entry.get("id", ""))} | ({str(clink.get("id", "")), str(clink.get("targetId", ""))}
+                                                            if clink is not None else set())
+                        (hidden if is_hidden else offered).update(ids - {""})
+            self._never = frozenset(hidden - offered)
+        return 0.0 if child in self._never else None
+
+    def _serving(self, catalogue: str) -> set[str]:
+        """A catalogue and those whose armies import its root entries, however indirectly."""
+        out, todo = {catalogue}, [catalogue]
+        while todo:
+            here = todo.pop()
+            for f in self.out.index.files:
+                if f.id not in out and here in f.imports():
+                    out.add(f.id)
+                    todo.append(f.id)
+        return out
+
+    def _tree(self, choice, army: Army | None = None):
+        """(entry or group, its link, both, hidden) for what the unit holds or links, through groups and
+        links, as far as what its army never offers it (reported, not followed); `choice` says which
+        ids name what the player may yet pick. Bookkeeping and enhancements left out."""
         entry, data, link, link_file, unit_scope = self._start
         seen: set[int] = set()
-        unit_scope = unit_scope.with_choice(lambda key: self.out.is_choice(key) or key in known)
+        unit_scope = unit_scope.with_counts(None).with_choice(choice)
+        if army is not None:
+            unit_scope = unit_scope.with_army(army)
         todo = [(entry, data, link, link_file, unit_scope, 0)]
         while todo and len(seen) < MAX_NODES:
             obj, f, lk, lf, scope, depth = todo.pop()
@@ -243,16 +296,10 @@ class Walker:
                         continue
                     objs = (child,) if clink is None else (child, clink)
                     down = scope.down(frame(child, clink), is_model=child.get("type") == "model")
-                    if conditions.hidden(objs, down.with_army(down.army.opened())) is True:
-                        continue
-                    if child.get("type") == "upgrade":
-                        cname = linked_name(clink, child) if clink is not None else clean_name(str(child.get("name", "")))
-                        for o in objs:
-                            for mod in conditions.modifiers(o) if conditions.has_modifiers(o) else ():
-                                if mod.field == "category" and mod.type == "add" and mod.mod.get("value"):
-                                    adds.setdefault(str(mod.mod["value"]), []).append(cname)
-                    todo.append((child, cfile, clink, hfile, down, depth + 1))
-        return {k: tuple(dict.fromkeys(v)) for k, v in adds.items()}
+                    hidden = conditions.hidden(objs, down.with_army(down.army.opened())) is True
+                    yield child, clink, objs, hidden
+                    if not hidden:
+                        todo.append((child, cfile, clink, hfile, down, depth + 1))
 
     def _made_by(self, objs: tuple[dict, ...], scope: Scope) -> tuple[str, ...]:
         """The unit's own upgrades an entry is offered only with, by the category they add (the lances
