@@ -12,6 +12,11 @@ Eligibility is checked, never assumed: a stratagem whose TARGET keywords the uni
 lacks, or an effect none of whose entries can apply (wrong side, a condition the
 scenario contradicts), is a ``ScenarioError`` that says why. Conditions a scenario
 cannot express (an objective marker in range) are applied and listed as assumed.
+
+An effect for one model ("the bearer", "this model") against a target of several models is
+applied to that model's kind alone when the caller knows which kind bears it (``bearers``: a
+unit built from datasheets knows its Leader's kind), and only where it is a characteristic of
+that model (invulnerable save, Feel No Pain, damage reduction); otherwise it is an error.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ from warscribe.schema.text import slugify
 
 SIDES = ("attacker", "target")
 BEARER = "the bearer only"  # an assumed condition: the change is for one model (extract/effects.py)
+# What one model of a unit of several can have of its own: each kind's save, Feel No Pain and damage
+# reduction are rolled per kind at allocation; the others (Toughness, weapons, rolls) are the unit's.
+PER_MODEL = ("invulnerable", "feel_no_pain")
 _ROLL_NAME = {"hit": "hit roll", "wound": "wound roll"}
 _DICE_PLUS = re.compile(r"^(?P<dice>[1-9]?D[36])(?:\+(?P<plus>\d+))?$")
 
@@ -194,9 +202,12 @@ def _add_dice(value: int | str, add: int, what: str) -> int | str:
     return m.group("dice") + (f"+{plus}" if plus else "")
 
 
-def _apply(change: dict, state: _State, log) -> None:
+def _apply(change: dict, state: _State, log, bearer: tuple[str, ...] = ()) -> None:
+    """``bearer``: the kinds a change for one model is made to (none: every kind, as for the unit)."""
     op = change["op"]
     w, t, m = state.weapon, state.target, state.modifiers
+    kinds = _kinds_changed(t, bearer)
+    whose = f" ({', '.join(bearer)}: the bearer)" if bearer else ""
     if op == "modify":
         key = change["roll"]
         m = replace(m, **{key: getattr(m, key) + change["value"]})
@@ -231,9 +242,9 @@ def _apply(change: dict, state: _State, log) -> None:
             # 'Subtract 1 from the Damage characteristic of that attack': it acts on each attack as it is
             # allocated and never takes Damage below 1 (a dice Damage too: each roll, not the dice).
             less = -change["add"]
-            t = _every_kind(replace(t, damage_reduction=t.damage_reduction + less),
-                            lambda k: replace(k, damage_reduction=k.damage_reduction + less))
-            log(f"Damage -{less} for each attack allocated (to a minimum of 1)")
+            t = kinds(replace(t, damage_reduction=t.damage_reduction + less),
+                      lambda k: replace(k, damage_reduction=k.damage_reduction + less))
+            log(f"Damage -{less} for each attack allocated (to a minimum of 1){whose}")
         else:
             field_name = {"attacks": "attacks", "damage": "damage", "strength": "strength", "ap": "ap"}[key]
             old = getattr(w, field_name)
@@ -247,10 +258,10 @@ def _apply(change: dict, state: _State, log) -> None:
             log(f"{ {'ap': 'AP', 'attacks': 'Attacks', 'damage': 'Damage', 'strength': 'Strength'}[key]} {old} -> {new}")
     elif op == "invulnerable":
         value = change["value"]
-        if any(k.invulnerable is None or value < k.invulnerable for k in t.model_kinds()):
-            t = _every_kind(replace(t, invulnerable=_better(t.invulnerable, value)),
-                            lambda k: replace(k, invulnerable=_better(k.invulnerable, value)))
-            log(f"{value}+ invulnerable save")
+        if any(k.invulnerable is None or value < k.invulnerable for k in _borne(t, bearer)):
+            t = kinds(replace(t, invulnerable=_better(t.invulnerable, value)),
+                      lambda k: replace(k, invulnerable=_better(k.invulnerable, value)))
+            log(f"{value}+ invulnerable save{whose}")
     elif op == "feel_no_pain":
         against = change.get("against")
         if against == "damage-1" and state.original.damage != 1:
@@ -260,11 +271,11 @@ def _apply(change: dict, state: _State, log) -> None:
                 raise ScenarioError(f"{w.name}: Feel No Pain against mortal wounds only, with [DEVASTATING WOUNDS] attacks, "
                                     "is not modelled (the engine has one Feel No Pain for every point of damage)", "effect-not-modelled")
             log(f"Feel No Pain {change['value']}+ against mortal wounds: this group inflicts none", applied=False)
-        elif any(k.feel_no_pain is None or change["value"] < k.feel_no_pain for k in t.model_kinds()):
+        elif any(k.feel_no_pain is None or change["value"] < k.feel_no_pain for k in _borne(t, bearer)):
             value = change["value"]
-            t = _every_kind(replace(t, feel_no_pain=_better(t.feel_no_pain, value)),
-                            lambda k: replace(k, feel_no_pain=_better(k.feel_no_pain, value)))
-            log(f"Feel No Pain {value}+")
+            t = kinds(replace(t, feel_no_pain=_better(t.feel_no_pain, value)),
+                      lambda k: replace(k, feel_no_pain=_better(k.feel_no_pain, value)))
+            log(f"Feel No Pain {value}+{whose}")
     elif op == "cover":
         if not state.conditions.cover:
             state.conditions = replace(state.conditions, cover=True)
@@ -288,6 +299,40 @@ def _every_kind(target: Target, change) -> Target:
     return replace(target, kinds=tuple(change(k) for k in target.kinds)) if target.kinds else target
 
 
+def _kinds_changed(target: Target, bearer: tuple[str, ...]):
+    """How a change of the target's models is made: to every kind, or to the bearer's kinds alone."""
+    if not bearer:
+        return _every_kind
+
+    def some(_whole: Target, change) -> Target:
+        kinds = tuple(change(k) if k.name in bearer else k for k in target.kinds)
+        first = kinds[0]  # the unit's own fields are the first kind's (engine/model.py Target)
+        return replace(target, kinds=kinds, invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain,
+                       damage_reduction=first.damage_reduction)
+    return some
+
+
+def _borne(target: Target, bearer: tuple[str, ...]) -> tuple:
+    kinds = target.model_kinds()
+    return tuple(k for k in kinds if k.name in bearer) if bearer else kinds
+
+
+def _is_bearers(entry: dict, change: dict) -> bool:
+    return BEARER in (entry.get("when") or {}).get("assumed", []) + (change.get("when") or {}).get("assumed", [])
+
+
+def _per_model(change: dict) -> bool:
+    return change["op"] in PER_MODEL or (change["op"] == "characteristic" and change["characteristic"] == "damage"
+                                         and "set" not in change and change.get("add", 0) < 0)
+
+
+def _bearer_of(entry: dict, change: dict, side: str, scenario: Scenario, kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """The kinds a change for one model is made to alone: its bearer's, when known and the target has several models."""
+    if side != "target" or not kinds or scenario.target.models <= 1 or not scenario.target.kinds:
+        return ()
+    return kinds if _is_bearers(entry, change) and _per_model(change) else ()
+
+
 def _entries(source: Source, side: str) -> list[dict]:
     out = []
     for entry in source.effects:
@@ -302,8 +347,13 @@ def _entries(source: Source, side: str) -> list[dict]:
     return out
 
 
-def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundle) -> Scenario:
-    """The scenario with the named effects applied to every group, and the log of what changed."""
+def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundle,
+                  bearers: dict[str, tuple[str, ...]] | None = None) -> Scenario:
+    """The scenario with the named effects applied to every group, and the log of what changed.
+
+    ``bearers``: by source id, the target's kinds (by name) that bear a target effect for one model.
+    """
+    bearers = bearers or {}
     states = [_State(g.weapon, g.weapon, scenario.target, scenario.conditions, scenario.modifiers) for g in scenario.groups]
     log: list[dict] = []
     wounds_add = 0
@@ -317,6 +367,7 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                     f"{where}: {source.name} ({source.id}) needs a {describe(source.eligible)} unit by its {source.eligible_what}; "
                     f"{side}.keywords: {_keywords_text(own)}", "effect-not-eligible")
             entries = _entries(source, side)
+            borne_by = bearers.get(source.id, ()) if side == "target" else ()
             reasons: list[str] = []
             applied_any = False
             for entry in entries:
@@ -329,6 +380,7 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                     reasons.append(why)
                     continue
                 assumed = list((entry.get("when") or {}).get("assumed", []))
+                placed: tuple[str, ...] = ()
                 for state in states:
                     why = _weapon_unmet(entry.get("weapons"), state.weapon) or _unmet(entry.get("when"), side, scenario, state)
                     if why:
@@ -342,14 +394,15 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                         def note(what: str, applied: bool = True, _state=state) -> None:
                             log.append({"effect": source.id, "name": source.name, "side": side,
                                         "group": _state.weapon.name, "change": what, "applied": applied})
-                        _apply(change, state, note)
+                        bearer = _bearer_of(entry, change, side, scenario, borne_by)
+                        placed = placed or bearer
+                        _apply(change, state, note, bearer)
                         applied_any = True
                     for change in changes:
                         assumed += (change.get("when") or {}).get("assumed", [])
                 for change in entry["changes"]:
-                    bearer = BEARER in (entry.get("when") or {}).get("assumed", []) + \
-                        (change.get("when") or {}).get("assumed", [])
-                    if bearer and side == "target" and scenario.target.models > 1:
+                    if _is_bearers(entry, change) and side == "target" and scenario.target.models > 1 and \
+                            not _bearer_of(entry, change, side, scenario, borne_by):
                         raise ScenarioError(f"{where}: {source.name} applies to the bearer (one model) only; the scenario "
                                             f"does not say which model bears it (target.models: {scenario.target.models})",
                                             "effect-not-modelled")
@@ -363,8 +416,9 @@ def apply_effects(scenario: Scenario, named: dict[str, list[str]], bundle: Bundl
                                     "applied": True})
                         applied_any = True
                 for text in dict.fromkeys(assumed):
+                    said = f"the bearer: {', '.join(placed)}" if placed and text == BEARER else f"assumed: {text}"
                     log.append({"effect": source.id, "name": source.name, "side": side, "group": None,
-                                "change": f"assumed: {text}", "applied": True})
+                                "change": said, "applied": True})
             if not applied_any:
                 detail = "; ".join(dict.fromkeys(reasons)) or "it has no compiled effect on the attack sequence"
                 raise ScenarioError(f"{where}: {source.name} ({source.id}) changes nothing in this scenario: {detail}",

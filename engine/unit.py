@@ -111,15 +111,25 @@ def _attach_notes(units: list[tuple[dict, int, str]]) -> list[str]:
 
 def target_of(spec: dict, kb: KnowledgeBase) -> tuple[Target, list[dict], list[str]]:
     """The target unit: the datasheet's models by composition, and each attached unit's minimum."""
+    target, records, notes, _owned = _target_units(spec, kb)
+    return target, records, notes
+
+
+def _target_units(spec: dict, kb: KnowledgeBase) -> tuple[Target, list[dict], list[str], list[tuple[dict, tuple[ModelKind, ...]]]]:
+    """``target_of``, and each datasheet with the kinds (as named in the target) of its models."""
     units = _datasheets(spec, kb, "target")
     kinds: list[ModelKind] = []
+    owned: list[tuple[dict, tuple[ModelKind, ...]]] = []
     taken: set[str] = set()
     extra = frozenset(k.upper() for k in spec.get("keywords") or ())
     for i, (record, models, field) in enumerate(units):
+        mine = []
         for k in model_kinds(record, models, field):
             name = k.name if k.name not in taken else f"{k.name} ({record['name']})"
             taken.add(name)
-            kinds.append(ModelKind(**{**vars(k), "name": name, "keywords": k.keywords | extra}))
+            mine.append(ModelKind(**{**vars(k), "name": name, "keywords": k.keywords | extra}))
+        kinds += mine
+        owned.append((record, tuple(mine)))
     attached = len(units) > 1
     if attached and not any(k.character for k in kinds[len(model_kinds(units[0][0], units[0][1], units[0][2])):]):
         raise ScenarioError("target.attached: no attached unit has the CHARACTER keyword: an attached unit needs its leader")
@@ -131,7 +141,41 @@ def target_of(spec: dict, kb: KnowledgeBase) -> tuple[Target, list[dict], list[s
                     invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain,
                     damage_reduction=first.damage_reduction, keywords=every,
                     kinds=tuple(kinds), attached=attached, name=spec.get("name") or units[0][0]["name"])
-    return target, [u[0] for u in units], _attach_notes(units)
+    return target, [u[0] for u in units], _attach_notes(units), owned
+
+
+def _bearers(owned: list[tuple[dict, tuple[ModelKind, ...]]], kb: KnowledgeBase, enhancement: str | None,
+             ruleset: str) -> dict[str, tuple[str, ...]]:
+    """By source id, the target's kind that bears a rule written for one model ('this model', 'the bearer').
+
+    A datasheet's own rule is its models': known when the datasheet brings one model to the unit
+    (an attached Leader, a character), and when no other datasheet of the unit has the same rule;
+    a wargear's rule only when the datasheet's loadout names that wargear (a Storm Shield the model
+    may not have taken is not its own). An enhancement is borne by a CHARACTER model (10e and 11e
+    Enhancements): known when the unit has one. Anything else (a bodyguard of five, two leaders with
+    the same ability) stays unknown.
+    """
+    owners: dict[str, list[tuple[ModelKind, ...]]] = {}
+    for record, kinds in owned:
+        carried = slugify(record.get("loadout") or "")
+        optional = {slugify(a["name"]) for a in record.get("abilities") or ()
+                    if a.get("type") == "wargear" and slugify(a["name"]) not in carried}
+        mine: dict[str, str] = {}
+        for sid, name in _own_sources([record], kb, None, "target"):
+            mine.setdefault(sid, name)
+        for sid, name in mine.items():
+            owners.setdefault(sid, []).append(() if slugify(name) in optional else kinds)
+    out = {sid: (found[0][0].name,) for sid, found in owners.items()
+           if len(found) == 1 and sum(k.count for k in found[0]) == 1}
+    characters = [k for _r, kinds in owned for k in kinds if k.character]
+    if enhancement and sum(k.count for k in characters) == 1:
+        try:
+            source = E.resolve(enhancement, kb.bundle, ruleset, "target.enhancement")
+        except ScenarioError:
+            return out  # reported where the enhancement is read (_named_sources)
+        if source.kind == "enhancement":
+            out.setdefault(source.id, (characters[0].name,))
+    return out
 
 
 # --- what each model fires ---------------------------------------------------------------
@@ -337,8 +381,11 @@ def _uncompiled(source: E.Source, side: str, not_calculated: list[dict]) -> None
                                    "sentence": entry["text"], "reason": "not compiled into an effect"})
 
 
-def _with_rules(base: Scenario, sides: dict, kb: KnowledgeBase, notes: list[str], not_calculated: list[dict]) -> Scenario:
-    """``base`` with every rule of both sides that applies; the others noted or listed."""
+def _with_rules(base: Scenario, sides: dict, kb: KnowledgeBase, notes: list[str], not_calculated: list[dict],
+                bearers: dict[str, tuple[str, ...]]) -> Scenario:
+    """``base`` with every rule of both sides that applies; the others noted or listed.
+
+    ``bearers``: the target's kind bearing each rule written for one model, where it is known."""
     chosen: dict[str, list[str]] = {"attacker": [], "target": []}
     for side, (own, named) in sides.items():
         for sid, name, where, is_named in [(i, n, f"{side}.abilities", False) for i, n in own] + \
@@ -348,7 +395,7 @@ def _with_rules(base: Scenario, sides: dict, kb: KnowledgeBase, notes: list[str]
             if not any(e.get("status") == "compiled" for e in source.effects):
                 continue
             try:
-                E.apply_effects(base, {side: [sid]}, kb.bundle)
+                E.apply_effects(base, {side: [sid]}, kb.bundle, bearers)
             except ScenarioError as exc:
                 if exc.code == "effect-not-modelled":
                     not_calculated.append({"side": side, "rule": source.name, "id": source.id, "kind": source.kind,
@@ -364,7 +411,7 @@ def _with_rules(base: Scenario, sides: dict, kb: KnowledgeBase, notes: list[str]
                 chosen[side].append(sid)
     if not (chosen["attacker"] or chosen["target"]):
         return base
-    return E.apply_effects(base, {k: v for k, v in chosen.items() if v}, kb.bundle)
+    return E.apply_effects(base, {k: v for k, v in chosen.items() if v}, kb.bundle, bearers)
 
 
 # --- the scenario ----------------------------------------------------------------------------
@@ -378,8 +425,9 @@ def build(data: dict, kb: KnowledgeBase, target_of_profile, conditions: Conditio
     notes: list[str] = []
     not_calculated: list[dict] = []
     rulesets: set[str] = set()
+    owned: list[tuple[dict, tuple[ModelKind, ...]]] = []
     if "datasheet" in t:
-        target, target_records, attach = target_of(t, kb)
+        target, target_records, attach, owned = _target_units(t, kb)
         notes += attach
         rulesets |= {r["ruleset"] for r in target_records}
     else:
@@ -418,7 +466,9 @@ def build(data: dict, kb: KnowledgeBase, target_of_profile, conditions: Conditio
             own, named = sides[side]
             named += [(E.resolve(n, kb.bundle, ruleset, f"{side}.effects[{i}]").id, n, f"{side}.effects[{i}]")
                       for i, n in enumerate(spec.get("effects") or ())]
-    scenario = _with_rules(base, sides, kb, notes, not_calculated)
+    has_rules = any(sides["target"])  # the site's tables ask thousands of targets without their rules
+    scenario = _with_rules(base, sides, kb, notes, not_calculated,
+                           _bearers(owned, kb, t.get("enhancement"), ruleset) if owned and has_rules else {})
     for g in scenario.groups:
         for ability in g.weapon.abilities:
             if ability["id"] == "custom":
