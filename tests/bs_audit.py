@@ -72,6 +72,14 @@ class Data:
                                                 "infoGroup", "categoryEntry") and el.get("id") not in self.by_id:
                     self.by_id[el.get("id")] = (el, name)
         self.catalogues = {root.get("id"): name for name, root in self.roots.items()}
+        # The force a matched-play army is: the game system's own force that is neither hidden nor a
+        # Crusade force ('Army Roster'). What is hidden in it (a Thousand Sons Chaos Spawn (Flesh
+        # Change), which only a Crusade force's flesh-change makes) is no datasheet of the army.
+        self.forces = {f.get("id") for root in self.roots.values() if root.tag == "gameSystem"
+                       for f in kids(root, "forceEntries", "forceEntry")}
+        self.matched = {f.get("id") for root in self.roots.values() if root.tag == "gameSystem"
+                        for f in kids(root, "forceEntries", "forceEntry")
+                        if f.get("hidden") != "true" and "crusade" not in f.get("name", "").casefold()}
         self.pts = {c.get("id") for root in self.roots.values() for c in root.iter("costType") if c.get("name") == "pts"}
         # The detachments: what a roster chooses for the whole army, never an ancestor of a unit.
         self.detachments = {e.get(k) for root in self.roots.values() for g in root.iter("selectionEntryGroup")
@@ -169,6 +177,9 @@ class Unit:
         self.data, self.army, self.link, self.target = data, army, link, target
         self.cats = {c.get("targetId") for el in (target, link) for c in kids(el, "categoryLinks", "categoryLink")}
         self.cats.add(target.get("id"))
+        # the choices the army offers the unit only with (a Chaos Lord among Chaos Daemons: the Shadow
+        # Legion detachment): made wherever the unit is, so what they show (its Disciples of Be'lakor) is its
+        self.gate = needs(data, target, ids=True) | needs(data, link, ids=True)
         # Categories the unit's own choices add to it (a Kinhost Commander's Exoframe specialism adds
         # EXOFRAME, a Front-line Commander's Noble Steed MOUNTED): whether it is one depends on that
         # choice. Only its own: a Sentinel Commander, which nothing makes MOUNTED, has no lance.
@@ -184,10 +195,38 @@ class Unit:
         self.gear: list[tuple[str, frozenset]] = []  # per profile: the wargear holding it, what that wargear needs
         self.needs: dict[str, set[str]] = {}  # wargear name -> the names of the choices it is offered only with
         self.rules: list[str] = []
+        self.linked: list[tuple[int, ET.Element, ET.Element]] = []  # (place in rules, link, rule) to name
+        self.taken: set[str] = set()  # the ids of every entry the unit is offered
         self.models: list[ET.Element] = []
         self.seen: set[int] = set()
         self._walk(target, frozenset(self.cats), "", 0, wargear=False)
         self._walk(link, frozenset(self.cats), "", 0, wargear=False)
+        for at, lk, t in self.linked:
+            self.rules[at] = self._named(lk, t)
+
+    def _named(self, link: ET.Element, rule: ET.Element) -> str:
+        """A linked rule's name as a player reads it: its unconditional name modifiers, and those that ask
+        only whether the unit took an upgrade it is never offered ('Deadly Demise' + 'D3' unless it took
+        an Armoured Shell, which a Genestealer Cults army never offers its Macro Organism). Where an
+        offered choice decides, the name as linked."""
+        name = _shown(link, rule)
+        for mod in kids(link, "modifiers", "modifier"):
+            conds = list(mod.iter("condition"))
+            if mod.get("field") != "name" or mod.get("type") not in ("set", "append") or not conds \
+                    or mod.find("conditionGroups/conditionGroup[@type='or']") is not None:
+                continue
+            results = []
+            for c in conds:
+                entry = self.data.by_id.get(c.get("childId") or "")
+                never = c.get("field") == "selections" and entry is not None and entry[0].tag == "selectionEntry" \
+                    and c.get("childId") not in self.taken and c.get("scope") not in ("roster", "force")
+                test = (c.get("type"), c.get("value"))
+                results.append(None if not never else True if test in (("lessThan", "1"), ("equalTo", "0"))
+                               else False if test in (("atLeast", "1"), ("greaterThan", "0")) else None)
+            if _all(results) is True:
+                name = mod.get("value", "") if mod.get("type") == "set" else \
+                    f"{name}{mod.get('join', ' ')}{mod.get('value', '')}"
+        return name
 
     def _offered(self, el: ET.Element, ancestors: frozenset) -> list[ET.Element]:
         """The entries and groups `el` holds or links that the unit may be offered (bookkeeping and
@@ -298,9 +337,15 @@ class Unit:
         if c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") \
                 and c.get("childId") in self.data.detachments:
             return c.get("type") == "notInstanceOf"  # no unit is inside its army's detachment
+        if c.get("scope") == "force" and c.get("type") in ("instanceOf", "notInstanceOf") \
+                and c.get("childId") in self.data.forces:
+            return (c.get("childId") in self.data.matched) == (c.get("type") == "instanceOf")
         if c.get("scope") == "primary-catalogue":
             hit = c.get("childId") == self.army.get("id")
             return hit if c.get("type") == "instanceOf" else not hit if c.get("type") == "notInstanceOf" else None
+        if c.get("scope") in ("roster", "force") and c.get("field") == "selections" and c.get("childId") in self.gate \
+                and (c.get("type"), c.get("value")) in (("lessThan", "1"), ("equalTo", "0"), ("atLeast", "1")):
+            return c.get("type") == "atLeast"
         if c.get("scope") in ("roster", "force") and c.get("field") == "selections" and choice:
             return None
         if c.get("scope") in ("roster", "force") and c.get("field") == "selections" \
@@ -332,11 +377,13 @@ class Unit:
                 continue
             if t.tag == "rule" and not weapon:
                 self.rules.append(_shown(lk, t))
+                self.linked.append((len(self.rules) - 1, lk, t))
             elif t.tag == "profile":
-                self._add(t, ancestors, owner if not wargear else "wargear", gear)
+                self._add(_as_linked(lk, t), ancestors, owner if not wargear else "wargear", gear)
             elif t.tag == "infoGroup":
                 self._walk(t, ancestors, owner, depth + 1, wargear, gear)
         for c in self._offered(el, ancestors):
+            self.taken.add(c.get("id"))
             ids = {c.get("id")} | {x.get("targetId") for x in kids(c, "categoryLinks", "categoryLink")}
             if c.get("type") == "model":
                 self.models.append(c)
@@ -390,9 +437,9 @@ def needs(data: Data, el: ET.Element, ids: bool = False) -> set[str]:
     return out
 
 
-def _shown(link: ET.Element, target: ET.Element) -> str:
-    """A link's name as its unconditional name modifiers make it ('Deadly Demise' + ' D3')."""
-    name = link.get("name") or target.get("name", "")
+def _shown(link: ET.Element, target: ET.Element, name: str | None = None) -> str:
+    """A link's name (or `name`) as its unconditional name modifiers make it ('Deadly Demise' + ' D3')."""
+    name = name or link.get("name") or target.get("name", "")
     for mod in kids(link, "modifiers", "modifier"):
         if mod.get("field") == "name" and not list(mod.iter("condition")):
             if mod.get("type") == "set":
@@ -400,6 +447,17 @@ def _shown(link: ET.Element, target: ET.Element) -> str:
             elif mod.get("type") == "append":
                 name = f"{name}{mod.get('join', ' ')}{mod.get('value', '')}"
     return name
+
+
+def _as_linked(link: ET.Element, profile: ET.Element) -> ET.Element:
+    """A profile as a link shows it: named as the link's unconditional name modifiers say (a Cadian
+    Recon Squad's models link the squad's profile as 'Recon Sergeant' and 'Recon Trooper')."""
+    shown = _shown(link, profile, profile.get("name", ""))
+    if shown == profile.get("name", ""):
+        return profile
+    copy = ET.Element(profile.tag, dict(profile.attrib, name=shown))
+    copy.extend(list(profile))
+    return copy
 
 
 def _modified(profile: ET.Element, ancestors: frozenset) -> dict[str, str]:
@@ -411,7 +469,10 @@ def _modified(profile: ET.Element, ancestors: frozenset) -> dict[str, str]:
     for mod, outer in _own_modifiers(profile):
         name = names.get(mod.get("field"))
         conds = list(mod.iter("condition")) + outer
-        if name is None or mod.get("type") != "set" or not conds:
+        if name is None or mod.get("type") != "set":
+            continue
+        if not conds and mod.find("repeats") is None:
+            chars[name] = mod.get("value", "")  # always: what BattleScribe shows (a shield Custodian Guard's W 4)
             continue
         if not all(c.get("scope") == "ancestor" and c.get("type") in ("instanceOf", "notInstanceOf") for c in conds):
             continue
@@ -619,7 +680,10 @@ def _leader_units(text: str) -> set[str]:
         if ln[:1] in "■-•":
             units.add(ln[1:].strip().rstrip("*").strip().casefold())
     if not units and lines and ":" in lines[0]:
-        for part in re.split(r",|;|\band\b|\bor\b", lines[0].split(":", 1)[1]):
+        listed = lines[0].split(":", 1)[1]
+        if not listed.strip() and len(lines) > 1:
+            listed = lines[1]  # the list on the next line, unbulleted (a Malignant Plaguecaster's)
+        for part in re.split(r",|;|\band\b|\bor\b", listed):
             if part.strip().rstrip("."):
                 units.add(part.strip().rstrip(".").rstrip("*").strip().casefold())
     return units
@@ -638,6 +702,10 @@ def expected(data: Data, army_name: str, link: ET.Element) -> Expected | None:
             or target.get("hidden") == "true":
         return None
     unit = Unit(data, army, link, target)
+    # hidden whatever the roster chooses (a Crusade force's unit, in a matched-play army); what a
+    # detachment unlocks (Pink Horrors among Thousand Sons, with the Changehost of Deceit) is offered
+    if unit._hidden(target, frozenset(unit.cats), choice=True) or unit._hidden(link, frozenset(unit.cats), choice=True):
+        return None
     if not any(p.get("typeName") == "Unit" for p, _a, _o in unit.profiles):
         return None
     faction = catalogue_faction(army)
@@ -745,6 +813,12 @@ def sample(data: Data, n: int = SAMPLE, seed: int = SEED, pick: str | None = Non
     return out
 
 
+def _plain(name: str) -> str:
+    """A name with its apostrophes straight: 'Ancient’s Banner' and 'Ancient's Banner' are one name to a
+    reader (a datasheet page the build ranks first prints the curly one, the catalogue the straight)."""
+    return name.replace("’", "'").replace("‘", "'")
+
+
 def _weapon(record: dict) -> tuple:
     skill = record["skill"]
     return (record["name"].casefold(), record["type"], record["range"] if record["type"] == "ranged" else None,
@@ -790,13 +864,14 @@ def audit(build: Path, archive: Path, n: int = SAMPLE, pick: str | None = None) 
         weapons = {_weapon(records[w]) for w in ds["weapons"] if w in records}
         if weapons != e.weapons:
             wrong.append(f"weapons: extra {sorted(weapons - e.weapons)[:3]}, missing {sorted(e.weapons - weapons)[:3]}")
-        abilities = {re.sub(r"\s*\(psychic\)$", "", a["name"].casefold()) for a in ds["abilities"]}
-        if abilities != e.abilities:
-            wrong.append(f"abilities: extra {sorted(abilities - e.abilities)}, missing {sorted(e.abilities - abilities)}")
-        texts = {re.sub(r"\s*\(psychic\)$", "", a["name"].casefold()): (a.get("text") or "").casefold()
+        abilities = {_plain(re.sub(r"\s*\(psychic\)$", "", a["name"].casefold())) for a in ds["abilities"]}
+        wanted = {_plain(a) for a in e.abilities}
+        if abilities != wanted:
+            wrong.append(f"abilities: extra {sorted(abilities - wanted)}, missing {sorted(wanted - abilities)}")
+        texts = {_plain(re.sub(r"\s*\(psychic\)$", "", a["name"].casefold())): (a.get("text") or "").casefold()
                  for a in ds["abilities"]}
         unsaid = sorted(f"{a} ({', '.join(sorted(w))})" for a, w in e.conditional.items()
-                        if a in texts and not all(x.casefold() in texts[a] for x in w))
+                        if _plain(a) in texts and not all(x.casefold() in texts[_plain(a)] for x in w))
         if unsaid:
             wrong.append(f"wargear shown without the choice it needs: {unsaid[:4]}")
         leader = {u.casefold() for u in (ds.get("leader") or {}).get("units", [])}

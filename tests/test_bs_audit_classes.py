@@ -11,7 +11,15 @@ The reader's:
 - what only an upgrade the unit is never offered in its army shows (a Death Guard Daemonic Herald's
   Khorne abilities: its Daemon of Blood specialism is hidden outside the armies of Khorne and of all
   gods) is not the unit's; in an army that imports the unit's (a Blood Angels army imports the Space
-  Marines' Crucible characters) what that army offers stays, with its condition.
+  Marines' Crucible characters) what that army offers stays, with its condition;
+- a unit's own Unit profile where every model has one of its own (Pink Horrors' 'Blue/Brimstone Horror
+  (ref. only)', the models its Split ability adds; Wahapedia prints it too) is a model of the datasheet
+  (it was dropped, unreported).
+
+The audit's (round 5): a unit hidden in the matched-play force (a Crusade force's Chaos Spawn (Flesh
+Change)); a profile linked under another name (Recon Sergeant, Watch Sergeant); a characteristic set
+unconditionally (a shield Custodian Guard's W 4); a leader list on the line after the colon; curly and
+straight apostrophes; a rule's value chosen by an upgrade the army never offers (Deadly Demise D3).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from pathlib import Path
 from warscribe.extract import battlescribe as bs
 from warscribe.schema.diagnostics import Report
 
-from bs_audit import _leader_units, _models_in, Data
+from bs_audit import _leader_units, _models_in, _plain, Data, sample
 from conftest import ROOT
 
 SYSTEM = ROOT / "tests" / "fixtures" / "battlescribe" / "xml" / "Test System.gst"
@@ -160,6 +168,22 @@ def test_what_only_a_choice_never_offered_shows_is_not_the_units(tmp_path):
     assert "Bloodmarked" in _abilities(sheets["army-d/herald"])
 
 
+SPLITTING = _unit("u-pink", "Pink Band", (
+    UNIT_PROFILE.format(id="u-pink", name="Blue Horror (ref. only)")
+    + f'<selectionEntries>{_model("m-pink", "Pink Horror", 10, 10)}</selectionEntries>'))
+
+
+def test_the_units_own_unit_profile_is_a_model_where_every_model_has_its_own(tmp_path):
+    """Pink Horrors: the unit's 'Blue/Brimstone Horror (ref. only)' profile, for the models its Split
+    ability adds, beside the Pink Horror model's own (it was dropped, unreported)."""
+    cat = f'<catalogue {NS} id="cat-a" name="Army A" gameSystemId="sys-test" revision="1" type="catalogue">' \
+          f'<entryLinks><entryLink name="Pink Band" hidden="false" id="l-pink" targetId="u-pink" type="selectionEntry"/>' \
+          f'</entryLinks><sharedSelectionEntries>{SPLITTING}</sharedSelectionEntries></catalogue>'
+    ds = _read(tmp_path, {"Army A.cat": cat})["army-a/pink-band"]
+    assert [m["name"] for m in ds["models"]] == ["Pink Horror", "Blue Horror (ref. only)"]
+    assert _size(ds) == (10, 10)  # a profile, not a model line
+
+
 # -- the audit's own reading ---------------------------------------------------------------------
 
 def test_the_audit_reads_no_break_spaces_in_leader_lists_as_spaces():
@@ -185,3 +209,78 @@ def test_the_audit_bounds_models_with_no_maximum_by_their_group(tmp_path):
         tf.add(tmp_path / "Army A.cat", arcname="Army A.cat")
     data = Data(archive)
     assert _models_in(data, data.by_id["u-g"][0], set(), set()) == (3, 6)
+
+
+def test_the_audit_reads_a_leader_list_on_the_line_after_the_colon():
+    text = "This model can be attached to the following units:\n^^**Plague Marines^^**, ^^**Poxwalkers^^**"
+    assert _leader_units(text) == {"plague marines", "poxwalkers"}
+
+
+def test_the_audit_reads_curly_and_straight_apostrophes_as_one():
+    assert _plain("ancient’s banner") == _plain("ancient's banner")
+
+
+def _chars(w: str = "1") -> str:
+    return ('<characteristics><characteristic name="M" typeId="m">6"</characteristic>'
+            '<characteristic name="T" typeId="t">3</characteristic><characteristic name="SV" typeId="sv">4+</characteristic>'
+            f'<characteristic name="W" typeId="w">{w}</characteristic><characteristic name="LD" typeId="ld">7+</characteristic>'
+            '<characteristic name="OC" typeId="oc">1</characteristic></characteristics>')
+
+
+PLAYERS_VIEW = (
+    # hidden in the matched-play force: a Crusade force's unit
+    '<selectionEntry type="unit" name="Flesh Spawn" hidden="false" id="u-spawn"><modifiers>'
+    '<modifier type="set" value="true" field="hidden"><conditions><condition type="instanceOf" value="1" '
+    'field="selections" scope="force" childId="f-army"/></conditions></modifier></modifiers>'
+    f'<profiles><profile id="p-spawn" name="Flesh Spawn" typeId="unit-type" typeName="Unit">{_chars()}</profile>'
+    '</profiles></selectionEntry>'
+    # a profile linked under another name
+    '<selectionEntry type="unit" name="Recon" hidden="false" id="u-recon"><selectionEntries>'
+    '<selectionEntry type="model" name="Recon Sergeant w/ lasgun" hidden="false" id="m-sgt"><infoLinks>'
+    '<infoLink name="Recon" id="il-sgt" targetId="p-recon" type="profile"><modifiers>'
+    '<modifier type="set" value="Recon Sergeant" field="name"/></modifiers></infoLink></infoLinks></selectionEntry>'
+    '</selectionEntries></selectionEntry>'
+    # a characteristic set unconditionally
+    '<selectionEntry type="unit" name="Guard" hidden="false" id="u-guard"><selectionEntries>'
+    '<selectionEntry type="model" name="Guard w/ shield" hidden="false" id="m-shield"><profiles>'
+    '<profile id="p-shield" name="Guard (Shield)" typeId="unit-type" typeName="Unit"><modifiers>'
+    f'<modifier type="set" value="4" field="w"/></modifiers>{_chars("3")}</profile></profiles></selectionEntry>'
+    '</selectionEntries></selectionEntry>'
+    # a rule's value named by an upgrade the unit is never offered
+    '<selectionEntry type="unit" name="Macro" hidden="false" id="u-macro"><infoLinks>'
+    '<infoLink name="Deadly Demise" id="il-dd" targetId="r-dd" type="rule"><modifiers>'
+    '<modifier type="append" value="D3" field="name"><conditions><condition type="lessThan" value="1" '
+    'field="selections" scope="parent" childId="up-shell"/></conditions></modifier>'
+    '<modifier type="append" value="D6" field="name"><conditions><condition type="atLeast" value="1" '
+    'field="selections" scope="parent" childId="up-shell"/></conditions></modifier></modifiers></infoLink></infoLinks>'
+    f'<profiles><profile id="p-macro" name="Macro" typeId="unit-type" typeName="Unit">{_chars()}</profile></profiles>'
+    '</selectionEntry>'
+    '<selectionEntry type="upgrade" name="Armoured Shell" hidden="false" id="up-shell"/>')
+
+
+def test_the_audit_reads_what_a_player_sees(tmp_path):
+    """The audit's own reading of four things BattleScribe shows a player: a unit hidden in the
+    matched-play force is none of the army's; a profile linked under another name has that name; a
+    characteristic set unconditionally is that value; a rule's value chosen by an upgrade the unit is
+    never offered is the value without it."""
+    gst = (f'<gameSystem {NS.replace("catalogueSchema", "gameSystemSchema")} id="sys-test" name="Test" revision="1">'
+           '<forceEntries><forceEntry id="f-army" name="Army Roster" hidden="false"/>'
+           '<forceEntry id="f-crusade" name="Crusade Force" hidden="false"/></forceEntries></gameSystem>')
+    links = "".join(f'<entryLink name="{n}" hidden="false" id="l-{n}" targetId="u-{n.lower()}" type="selectionEntry"/>'
+                    for n in ("Spawn", "Recon", "Guard", "Macro"))
+    cat = (f'<catalogue {NS} id="cat-a" name="Army A" gameSystemId="sys-test" revision="1" type="catalogue">'
+           f'<entryLinks>{links}</entryLinks><sharedSelectionEntries>{PLAYERS_VIEW}</sharedSelectionEntries>'
+           '<sharedProfiles><profile id="p-recon" name="Recon" typeId="unit-type" typeName="Unit">'
+           f'{_chars()}</profile></sharedProfiles>'
+           '<sharedRules><rule id="r-dd" name="Deadly Demise"><description>x</description></rule></sharedRules>'
+           '</catalogue>')
+    archive = tmp_path / "data.tar.xz"
+    with tarfile.open(archive, "w:xz") as tf:
+        for name, text in (("Test.gst", gst), ("Army A.cat", cat)):
+            (tmp_path / name).write_text(text, encoding="utf-8")
+            tf.add(tmp_path / name, arcname=name)
+    found = {e.id: e for e in sample(Data(archive), 0)}
+    assert "army-a/flesh-spawn" not in found
+    assert set(found["army-a/recon"].models) == {"Recon Sergeant"}
+    assert found["army-a/guard"].models["Guard (Shield)"][3] == 4
+    assert "deadly demise d3" in found["army-a/macro"].abilities

@@ -252,9 +252,17 @@ def _models(out: Output, walk: Walk, keywords: list[str], of_models: dict[int, s
             models.append(model)
             owners_of.append([owner])
 
+    shared = False  # whether a model without a Unit profile of its own stands for the unit's
     for owner in owners:
+        shared |= owner is unit or not by_owner.get(id(owner))
         for f in by_owner.get(id(owner)) or by_owner.get(id(unit)) or []:
             add(_model(out, f, model_invulnerable(invs, owner, unit)), owner)
+    if not shared:
+        # the unit's own Unit profiles where every model has its own: models the unit may come to hold
+        # (Pink Horrors' 'Blue/Brimstone Horror (ref. only)', which its Split ability adds), as its
+        # '(ref. only)' weapons are its weapons
+        for f in by_owner.get(id(unit)) or []:
+            add(_model(out, f, model_invulnerable(invs, unit, unit)), unit)
     for f in walk.profiles:  # a Unit profile of a model not counted above (held by wargear)
         if f.profile.get("typeName") == "Unit" and id(f.owner) not in {id(o) for o in owners} and f.owner is not unit:
             add(_model(out, f, model_invulnerable(invs, f.owner, unit)), f.owner)
