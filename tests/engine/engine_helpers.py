@@ -7,6 +7,7 @@ the top-level tests/conftest.py that other test modules import from.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,21 @@ def bundle_path(tmp_path: Path) -> Path:
     path = tmp_path / "warscribe.json"
     path.write_text(json.dumps(BUNDLE), encoding="utf-8")
     return path
+
+
+def dist_sd(dist: list[float]) -> float:
+    """The standard deviation of a distribution given as probabilities by value."""
+    mean = sum(i * p for i, p in enumerate(dist))
+    return math.sqrt(max(0.0, sum((i - mean) ** 2 * p for i, p in enumerate(dist))))
+
+
+def assert_agrees_with_dice(result, simulated, trials: int, models: int) -> None:
+    """Exact means and P(wipe) within four standard errors (the exact laws' deviations) of `trials`
+    simulated outcomes of the same scenario (a target of `models` models)."""
+    wipe = result.p_wipe
+    for exact, sd, values in (
+            (result.expected_models_slain, dist_sd(result.models_slain), [o.models_slain for o in simulated]),
+            (result.expected_wounds_removed, dist_sd(result.wounds_removed), [o.wounds_removed for o in simulated]),
+            (wipe, math.sqrt(wipe * (1 - wipe)), [1.0 if o.models_slain == models else 0.0 for o in simulated])):
+        mean = sum(values) / trials
+        assert abs(mean - exact) <= 4 * sd / math.sqrt(trials) + 1e-9, (exact, mean, sd)

@@ -7,7 +7,6 @@ simulator (tests/engine/dice_sim.py). Where the model is not known, the rule is 
 
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from warscribe.extract.keyexpr import Known
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dice_sim import simulate  # noqa: E402
+from engine_helpers import assert_agrees_with_dice  # noqa: E402
 
 HALO = "This model has a 4+ invulnerable save."
 ARMOURED = "Each time an attack is allocated to this model, subtract 1 from the Damage characteristic of that attack."
@@ -90,25 +90,12 @@ def _same(result, by_hand) -> None:
         assert len(got) == len(want) and all(abs(a - b) <= 1e-12 for a, b in zip(got, want))
 
 
-def _sd(dist: list[float]) -> float:
-    mean = sum(i * p for i, p in enumerate(dist))
-    return math.sqrt(max(0.0, sum((i - mean) ** 2 * p for i, p in enumerate(dist))))
-
-
 def _agree(scenario, trials: int = 4000, seed: int = 5) -> None:
     """Exact means and P(wipe) within four standard errors of the simulated ones (the simulator reads
     the scenario's target: every group here has the same one, the effects changed it alike)."""
     [target] = {g.target for g in scenario.groups}
     flat = replace(scenario, target=target, groups=tuple(replace(g, target=None) for g in scenario.groups))
-    result = evaluate(scenario)
-    outcomes = simulate(flat, trials, seed)
-    wipe = result.p_wipe
-    for exact, sd, values in (
-            (result.expected_models_slain, _sd(result.models_slain), [o.models_slain for o in outcomes]),
-            (result.expected_wounds_removed, _sd(result.wounds_removed), [o.wounds_removed for o in outcomes]),
-            (wipe, math.sqrt(wipe * (1 - wipe)), [1.0 if o.models_slain == flat.target.models else 0.0 for o in outcomes])):
-        mean = sum(values) / trials
-        assert abs(mean - exact) <= 4 * sd / math.sqrt(trials) + 1e-9, (exact, mean, sd)
+    assert_agrees_with_dice(evaluate(scenario), simulate(flat, trials, seed), trials, flat.target.models)
 
 
 @pytest.mark.parametrize("ruleset", ["10e", "11e"])

@@ -7,7 +7,6 @@ bundle here and on the whole game of both editions (slow)."""
 from __future__ import annotations
 
 import json
-import math
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -15,12 +14,11 @@ from pathlib import Path
 import pytest
 
 from warscribe.engine import ScenarioError, evaluate, parse_scenario
-from warscribe.engine.unit import per_weapon
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from dice_sim import simulate  # noqa: E402
-from engine_helpers import weapon_record  # noqa: E402
+from engine_helpers import assert_agrees_with_dice, weapon_record  # noqa: E402
 
 SRC = [{"file": "sources/x.txt", "first_line": 1, "last_line": 2, "ruleset": "11e"}]
 
@@ -100,22 +98,9 @@ def _flat(s):
     return replace(s, groups=groups, modifiers=m or s.modifiers, target=t or s.target)
 
 
-def _sd(dist: list[float]) -> float:
-    mean = sum(i * p for i, p in enumerate(dist))
-    return math.sqrt(max(0.0, sum((i - mean) ** 2 * p for i, p in enumerate(dist))))
-
-
 def _agree(scenario, trials: int, seed: int = 7) -> None:
-    """Exact means and P(wipe) within four standard errors (the exact laws' deviations) of the simulated ones."""
-    result = evaluate(scenario)
-    outcomes = simulate(_flat(scenario), trials, seed)
-    wipe = result.p_wipe
-    for exact, sd, values in (
-            (result.expected_models_slain, _sd(result.models_slain), [o.models_slain for o in outcomes]),
-            (result.expected_wounds_removed, _sd(result.wounds_removed), [o.wounds_removed for o in outcomes]),
-            (wipe, math.sqrt(wipe * (1 - wipe)), [1.0 if o.models_slain == scenario.target.models else 0.0 for o in outcomes])):
-        mean = sum(values) / trials
-        assert abs(mean - exact) <= 4 * sd / math.sqrt(trials) + 1e-9, (exact, mean, sd)
+    """Exact means and P(wipe) within four standard errors of the simulated ones."""
+    assert_agrees_with_dice(evaluate(scenario), simulate(_flat(scenario), trials, seed), trials, scenario.target.models)
 
 
 def test_default_loadout_sentences_and_choices():
