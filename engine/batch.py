@@ -40,6 +40,11 @@ from warscribe.engine.attack import (
 from warscribe.engine.model import Conditions, Modifiers, Target, Weapon
 from warscribe.engine.rules import save_fail
 
+try:  # the chain's loop in C, case by case (engine/_chains.c); without a compiler, numpy
+    from warscribe.engine import _chains as _native
+except ImportError:  # pragma: no cover (a machine without a C compiler)
+    _native = None
+
 # Cases per numpy batch: bounds memory at about BATCH x models x wounds x 8 bytes per array.
 BATCH_CELLS = 2_000_000
 
@@ -318,6 +323,16 @@ def _chain(models: int, wounds: int, counts: list[D.Dist], damages: list[D.Dist]
     damage = _pad(damages)
     if damage.shape[1] < wounds + 1:
         damage = np.pad(damage, ((0, 0), (0, wounds + 1 - damage.shape[1])))
+    if _native is not None:
+        out = np.empty((3, n))
+        _native.batch_chain(np.ascontiguousarray(count), np.ascontiguousarray(damage), models, wounds, out)
+        return out
+    return _chain_numpy(models, wounds, count, damage)
+
+
+def _chain_numpy(models: int, wounds: int, count: np.ndarray, damage: np.ndarray) -> np.ndarray:
+    """``_chain`` on numpy arrays, all the batch's cases at once (without the C loop)."""
+    n = count.shape[0]
     # tail[c, w] = P(B >= w): the event kills a model with w wounds left.
     tail = np.flip(np.cumsum(np.flip(damage, axis=1), axis=1), axis=1)[:, : wounds + 1]
     alive = np.zeros((n, models, wounds + 1))

@@ -249,3 +249,37 @@ def test_the_c_random_sum_is_taken_and_refuses_bad_input(monkeypatch):
         JOINT.random_sum([0.5, 0.5], [0.0, 1.0], -1, 2)  # last past the count
     with pytest.raises(TypeError):
         JOINT.random_sum([0.5, "x"], [0.0, 1.0], -1, 1)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_c_batch_chain_agrees_with_numpy(seed):
+    """engine/batch.py's chain, case by case in C, against its numpy form on whole batches: the same
+    sums in another order (numpy's einsum), so equal within rounding, not bit for bit."""
+    from warscribe.engine import batch
+
+    rng = random.Random(seed)
+    models, wounds = rng.randint(1, 12), rng.randint(1, 8)
+    n = rng.randint(1, 6)
+    counts = [_count(rng, rng.randint(1, 30)) for _ in range(n)]
+    damages = []
+    for _ in range(n):
+        law = [0.0] + [rng.random() * (rng.random() < 0.7) for _ in range(rng.randint(1, wounds + 3))]
+        law[rng.randrange(1, len(law))] += 0.1
+        total = sum(law)
+        damages.append([p / total for p in law])
+    count, damage = batch._pad(counts), batch._pad(damages)
+    if damage.shape[1] < wounds + 1:
+        damage = np.pad(damage, ((0, 0), (0, wounds + 1 - damage.shape[1])))
+    c = batch._chain(models, wounds, counts, damages)
+    py = batch._chain_numpy(models, wounds, count, damage)
+    assert c.shape == py.shape == (3, n)
+    assert np.allclose(c, py, rtol=1e-12, atol=1e-12), (c, py)
+
+
+def test_the_c_batch_chain_refuses_bad_shapes():
+    out = np.empty((3, 2))
+    NATIVE.batch_chain(np.full((2, 3), 1 / 3), np.tile([0.0, 1.0, 0.0], (2, 1)), 2, 2, out)
+    with pytest.raises(ValueError):
+        NATIVE.batch_chain(np.full((2, 3), 1 / 3), np.tile([0.0, 1.0], (2, 1)), 2, 2, out)  # damage narrower than W + 1
+    with pytest.raises(ValueError):
+        NATIVE.batch_chain(np.full((2, 3), 1 / 3), np.tile([0.0, 1.0, 0.0], (2, 1)), 0, 2, out)  # no models
