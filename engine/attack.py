@@ -131,6 +131,8 @@ def damage_per_event(weapon: Weapon, target: Target, conditions: Conditions) -> 
     melta = _ability(weapon, "melta")
     if melta is not None and conditions.half_range and weapon.type == "ranged":
         damage = D.convolve(damage, D.dice(melta["value"]))
+    if target.damage_halved:
+        damage = D.halved(damage)
     damage = D.reduced(damage, target.damage_reduction)
     return D.thin(damage, feel_no_pain_loses(target.feel_no_pain))
 

@@ -105,7 +105,7 @@ def weapon_key(weapon: Weapon, ruleset: str) -> tuple:
 
 def target_key(target: Target, relevant: frozenset[str]) -> tuple:
     return (target.toughness, target.save, target.invulnerable, target.feel_no_pain, target.damage_reduction,
-            target.wounds, target.models, frozenset(target.keywords) & relevant)
+            target.damage_halved, target.wounds, target.models, frozenset(target.keywords) & relevant)
 
 
 def _keywords_that_matter(weapons: Sequence[Weapon]) -> frozenset[str]:
@@ -159,7 +159,7 @@ def _case_codes(wc: list[tuple[Weapon, str]], tc: list[Target], conditions: Cond
     t_kw = np.array([kw_ids(t.keywords) for t in tc])
     t_tough = np.array([tough_ids((t.toughness, t.keywords)) for t in tc])
     t_save = np.array([save_ids((t.save, t.invulnerable)) for t in tc])
-    t_fnp = np.array([fnp_ids((t.feel_no_pain, t.damage_reduction)) for t in tc])  # both act on the damage
+    t_fnp = np.array([fnp_ids((t.feel_no_pain, t.damage_reduction, t.damage_halved)) for t in tc])  # all act on the damage
     t_blast = np.array([blast_ids(t.models // 5) for t in tc])
     t_shape = np.array([shape_ids((t.models, t.wounds)) for t in tc])
 
@@ -205,9 +205,9 @@ def _case_codes(wc: list[tuple[Weapon, str]], tc: list[Target], conditions: Cond
             a_unsaved[i, k] = unsaved_ids(save_fail(ruleset, w, stand_in(save=save, invulnerable=inv), conditions.cover))
         for k, groups in enumerate(blast_ids.keys):
             a_apm[i, k] = apm_ids(tuple(attacks_per_model(w, stand_in(models=5 * groups), conditions)))
-        for k, (fnp, reduction) in enumerate(fnp_ids.keys):
+        for k, (fnp, reduction, halved) in enumerate(fnp_ids.keys):
             a_damage[i, k] = damage_ids(tuple(damage_per_event(
-                w, stand_in(feel_no_pain=fnp, damage_reduction=reduction), conditions)))
+                w, stand_in(feel_no_pain=fnp, damage_reduction=reduction, damage_halved=halved), conditions)))
 
     # Per class pair: active weapon, then the factor codes.
     act = active[:, t_kw]  # (weapon classes, target classes)

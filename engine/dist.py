@@ -139,6 +139,18 @@ def add_scaled(acc: Dist, dist: Dist, weight: float) -> Dist:
     return acc
 
 
+def halved(dist: Dist) -> Dist:
+    """Each value of 1 or more halved, rounding up (a Damage characteristic halved); 0 stays 0."""
+    if len(dist) <= 2:
+        return dist
+    out = [0.0] * ((len(dist) - 1 + 1) // 2 + 1)
+    out[0] = dist[0]
+    for d in range(1, len(dist)):
+        if dist[d]:
+            out[(d + 1) // 2] += dist[d]
+    return out
+
+
 def reduced(dist: Dist, by: int) -> Dist:
     """Each value of 1 or more less ``by``, to a minimum of 1 (a Damage characteristic reduced); 0 stays 0."""
     if by <= 0 or len(dist) <= 2:

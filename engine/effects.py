@@ -238,6 +238,11 @@ def _apply(change: dict, state: _State, log, bearer: tuple[str, ...] = ()) -> No
             t = _every_kind(replace(t, toughness=tough(t.toughness)), lambda k: replace(k, toughness=tough(k.toughness)))
         elif key == "wounds":
             pass  # unit-level: applied once in apply_effects
+        elif key == "damage" and change.get("halve"):
+            # 'Halve the Damage characteristic of that attack': each attack as it is allocated, rounding up,
+            # before any subtraction (division before subtraction).
+            t = kinds(replace(t, damage_halved=True), lambda k: replace(k, damage_halved=True))
+            log(f"Damage halved for each attack allocated (rounding up){whose}")
         elif key == "damage" and change.get("add", 0) < 0:
             # 'Subtract 1 from the Damage characteristic of that attack': it acts on each attack as it is
             # allocated and never takes Damage below 1 (a dice Damage too: each roll, not the dice).
@@ -323,7 +328,7 @@ def _is_bearers(entry: dict, change: dict) -> bool:
 
 def _per_model(change: dict) -> bool:
     return change["op"] in PER_MODEL or (change["op"] == "characteristic" and change["characteristic"] == "damage"
-                                         and "set" not in change and change.get("add", 0) < 0)
+                                         and "set" not in change and (change.get("halve") or change.get("add", 0) < 0))
 
 
 def _bearer_of(entry: dict, change: dict, side: str, scenario: Scenario, kinds: tuple[str, ...]) -> tuple[str, ...]:

@@ -98,7 +98,7 @@ class _Allocation:
         self.lay = self.plan.lay
         # Hit and wound rolls see the whole unit; saves and Feel No Pain are per kind (_builder).
         self.base = target.but(models=self.plan.models, keywords=unit_keywords(target), feel_no_pain=None,
-                               damage_reduction=0, kinds=())
+                               damage_reduction=0, damage_halved=False, kinds=())
         self.profiles: dict[tuple[int, int], _Profile] = {}
         self.state = np.zeros((1, self.plan.size))
         self.state[0, -1] = 1.0
@@ -262,7 +262,8 @@ def _builder(ruleset: str, plan_: Plan, kinds: tuple[ModelKind, ...], conditions
     through = []
     for kind in kinds:
         fail.append(save_fail_of(ruleset, weapon, kind.save, kind.invulnerable, conditions.cover))
-        through.append(D.thin(D.reduced(raw_damage, kind.damage_reduction), feel_no_pain_loses(kind.feel_no_pain)))
+        damage = D.halved(raw_damage) if kind.damage_halved else raw_damage
+        through.append(D.thin(D.reduced(damage, kind.damage_reduction), feel_no_pain_loses(kind.feel_no_pain)))
     return Builder(plan_, fail, through)
 
 

@@ -72,6 +72,8 @@ class ModelKind:
     keywords: frozenset[str] = frozenset()
     # Subtracted from the Damage of each attack allocated to these models, to a minimum of 1.
     damage_reduction: int = 0
+    # The Damage of each attack allocated to these models halved, rounding up (before the reduction).
+    damage_halved: bool = False
 
     @property
     def character(self) -> bool:
@@ -86,8 +88,8 @@ class Target:
     empty. Several kinds: ``kinds`` lists them in allocation order (checked against
     the rules by ``engine.scenario``); ``models`` is then their total, ``toughness``
     the unit's Toughness when the attacks begin, and ``save``, ``wounds``,
-    ``invulnerable``, ``feel_no_pain`` and ``damage_reduction`` those of the first kind
-    allocated to.
+    ``invulnerable``, ``feel_no_pain``, ``damage_reduction`` and ``damage_halved`` those of the
+    first kind allocated to.
     ``attached`` marks an attached unit: its CHARACTER kinds are the leader (or
     support), the others the bodyguard.
     """
@@ -101,6 +103,7 @@ class Target:
     keywords: frozenset[str] = frozenset()
     kinds: tuple[ModelKind, ...] = ()
     damage_reduction: int = 0
+    damage_halved: bool = False
     attached: bool = False
     name: str | None = None
 
@@ -126,6 +129,7 @@ class Target:
                 feel_no_pain=self.feel_no_pain,
                 keywords=self.keywords,
                 damage_reduction=self.damage_reduction,
+                damage_halved=self.damage_halved,
             ),
         )
 

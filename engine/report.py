@@ -55,6 +55,7 @@ def to_text(result: Result, scenario: Scenario) -> str:
     lines.append(f"{title}  (ruleset {result.ruleset})")
     inv = f" ({t.invulnerable}+ invulnerable)" if t.invulnerable else ""
     fnp = f", Feel No Pain {t.feel_no_pain}+" if t.feel_no_pain else ""
+    fnp += ", Damage halved" if t.damage_halved else ""
     fnp += f", Damage -{t.damage_reduction} (min 1)" if t.damage_reduction else ""
     kw = f", {', '.join(sorted(t.keywords))}" if t.keywords else ""
     if t.kinds:
@@ -63,6 +64,7 @@ def to_text(result: Result, scenario: Scenario) -> str:
         for k in t.kinds:
             inv = f" ({k.invulnerable}+ invulnerable)" if k.invulnerable else ""
             fnp = f", Feel No Pain {k.feel_no_pain}+" if k.feel_no_pain else ""
+            fnp += ", Damage halved" if k.damage_halved else ""
             fnp += f", Damage -{k.damage_reduction} (min 1)" if k.damage_reduction else ""
             role = " CHARACTER" if k.character else ""
             lines.append(f"  {k.count} x {k.name}:{role} T{k.toughness} Sv{k.save}+{inv} W{k.wounds}{fnp}")

@@ -419,7 +419,8 @@ def _reallocated(scenario: Scenario, target: Target) -> Scenario:
         kinds = tuple(by_name[k.name] for k in target.kinds)
         first = kinds[0]
         return t.but(kinds=kinds, save=first.save, wounds=first.wounds, invulnerable=first.invulnerable,
-                     feel_no_pain=first.feel_no_pain, damage_reduction=first.damage_reduction)
+                     feel_no_pain=first.feel_no_pain, damage_reduction=first.damage_reduction,
+                     damage_halved=first.damage_halved)
     groups = tuple(replace(g, target=order(g.target)) for g in scenario.groups)
     return replace(scenario, target=order(scenario.target), groups=groups)
 
@@ -494,6 +495,7 @@ def _target(t: dict, kb) -> tuple[Target, set[str]]:
             kinds.append(ModelKind(name=k["name"], count=k.get("count", 1), toughness=k["toughness"], save=k["save"],
                                    wounds=k["wounds"], invulnerable=k.get("invulnerable"),
                                    feel_no_pain=k.get("feel_no_pain"), damage_reduction=k.get("damage_reduction", 0),
+                                   damage_halved=k.get("damage_halved", False),
                                    keywords=_keywords(k.get("keywords")) | keywords))
         attached = bool(t.get("attached", False))
         if attached and not any(k.character for k in kinds):
@@ -507,6 +509,7 @@ def _target(t: dict, kb) -> tuple[Target, set[str]]:
         invulnerable=t.get("invulnerable"),
         feel_no_pain=t.get("feel_no_pain"),
         damage_reduction=t.get("damage_reduction", 0),
+        damage_halved=t.get("damage_halved", False),
         keywords=keywords,
         name=t.get("name"),
     ), set()
@@ -520,7 +523,7 @@ def _kinds_target(kinds: list[ModelKind], attached: bool, name: str | None, keyw
     every = frozenset().union(keywords, *(k.keywords for k in kinds))
     return Target(toughness=toughness, save=first.save, wounds=first.wounds, models=sum(k.count for k in kinds),
                   invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain,
-                  damage_reduction=first.damage_reduction, keywords=every,
+                  damage_reduction=first.damage_reduction, damage_halved=first.damage_halved, keywords=every,
                   kinds=tuple(kinds), attached=attached, name=name)
 
 
@@ -580,7 +583,8 @@ def _allocated(target: Target, order: list[str] | None, ruleset: str) -> Target:
     kinds = allocation_order(target.kinds, order, ruleset, target.attached)
     first = kinds[0]
     target = target.but(kinds=kinds, save=first.save, wounds=first.wounds, invulnerable=first.invulnerable,
-                     feel_no_pain=first.feel_no_pain, damage_reduction=first.damage_reduction)
+                     feel_no_pain=first.feel_no_pain, damage_reduction=first.damage_reduction,
+                     damage_halved=first.damage_halved)
     states = state_count(ruleset, target)
     if states > MAX_ALLOCATION_STATES:
         raise ScenarioError(f"target: {states} allocation states (wounds of the non-CHARACTER models + 1, times those "

@@ -139,7 +139,7 @@ def _target_units(spec: dict, kb: KnowledgeBase) -> tuple[Target, list[dict], li
     first = kinds[0]
     target = Target(toughness=toughness, save=first.save, wounds=first.wounds, models=sum(k.count for k in kinds),
                     invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain,
-                    damage_reduction=first.damage_reduction, keywords=every,
+                    damage_reduction=first.damage_reduction, damage_halved=first.damage_halved, keywords=every,
                     kinds=tuple(kinds), attached=attached, name=spec.get("name") or units[0][0]["name"])
     return target, [u[0] for u in units], _attach_notes(units), owned
 

@@ -151,6 +151,7 @@ _CHANGES: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(add|subtract) (\d) (?:to|from) (?:the|that attack’s|that attack's) (Attacks|Damage|Strength|Toughness|Armour Penetration|Wounds) characteristic", re.I), "characteristic"),
     (re.compile(r"[Ii]mprove the (?:[^.]{0,60}?’s |[^.]{0,60}?'s )?((?:(?:Armour Penetration|Leadership|Wounds|Objective Control|Toughness)(?: and |, )?)+) characteristics? (?:[^.]{0,120}? )?by (\d)"), "improve"),
     (re.compile(r"change the (Damage|Attacks|Strength|Armour Penetration) characteristic of [^.]{0,120}? to (\d+)", re.I), "set"),
+    (re.compile(r"halve the Damage characteristic", re.I), "halve"),
     (re.compile(r"(?:have|has) (?:an?|the) (\d)\+ invulnerable save(?: against (ranged|melee) attacks)?", re.I), "invulnerable"),
     (re.compile(r"Feel No Pain (\d)\+(?: ability)?(?: against (attacks with an unmodified Damage characteristic of 1|mortal wounds))?", re.I), "fnp"),
     (re.compile(r"(?:have|has) the Benefit of Cover", re.I), "cover"),
@@ -190,6 +191,8 @@ def _change(kind: str, m: re.Match, ctx: Context) -> list[dict]:
         return out
     if kind == "set":
         return [{"op": "characteristic", "characteristic": _CHARACTERISTIC[m.group(1).lower()], "set": int(m.group(2))}]
+    if kind == "halve":
+        return [{"op": "characteristic", "characteristic": "damage", "halve": True}]
     if kind == "invulnerable":
         change = {"op": "invulnerable", "value": int(m.group(1))}
         if m.group(2):

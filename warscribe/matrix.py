@@ -196,6 +196,7 @@ def reference_targets(path: Path, target_models: int | None, with_facets: bool =
             toughness=entry["toughness"], save=entry["save"], wounds=entry["wounds"],
             models=target_models or entry["models"], invulnerable=entry.get("invulnerable"),
             feel_no_pain=entry.get("feel_no_pain"), damage_reduction=entry.get("damage_reduction", 0),
+            damage_halved=entry.get("damage_halved", False),
             keywords=frozenset(k.upper() for k in entry.get("keywords") or ()),
         )))
     return (rows, facets) if with_facets else rows

@@ -61,6 +61,7 @@ class Body:
     full: int
     left: int
     reduction: int = 0  # subtracted from each attack's Damage as it is allocated, to a minimum of 1
+    halved: bool = False  # each attack's Damage halved as it is allocated, rounding up, before the reduction
 
     @property
     def wounded(self) -> bool:
@@ -86,7 +87,7 @@ class Unit:
         self.rng = rng
         self.models = [
             Body(i, k.name, k.character, k.toughness, k.save, k.invulnerable, k.feel_no_pain, k.wounds, k.wounds,
-                 k.damage_reduction)
+                 k.damage_reduction, k.damage_halved)
             for i, k in enumerate(t.model_kinds())
             for _ in range(k.count)
         ]
@@ -174,6 +175,8 @@ class Unit:
         """One attack's damage (or one mortal wound packet) on one model; the excess is lost."""
         body = model if model is not None else self.models[0]
         if points > 0:
+            if body.halved:
+                points = (points + 1) // 2
             points = max(1, points - body.reduction)
         if model is None:
             if self.single:

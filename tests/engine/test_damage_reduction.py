@@ -1,6 +1,7 @@
 """Damage reduction: 'each time an attack is allocated to this model, subtract 1 from the Damage
-characteristic of that attack' (to a minimum of 1), as a target's field, per model kind, and as
-the compiled effect of a datasheet's ability read from its text."""
+characteristic of that attack' (to a minimum of 1), and halving ('halve the Damage characteristic of
+that attack', rounding up, before any subtraction), as a target's fields, per model kind, and as the
+compiled effects of a datasheet's ability read from its text."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from warscribe.engine import evaluate, parse_scenario
-from warscribe.engine.dist import reduced
+from warscribe.engine.dist import halved, reduced
 from warscribe.engine.evaluate import evaluate_scenario
 from warscribe.engine.groups import evaluate_kinds
 from warscribe.extract.effects import Context, compile_text
@@ -38,6 +39,12 @@ def test_reduced_never_takes_damage_below_one():
     assert reduced([0.25, 0.0, 0.75], 3) == [0.25, 0.75]  # a chance of nothing (Feel No Pain) stays nothing
 
 
+def test_halved_rounds_up():
+    assert halved([0.0, 1.0]) == [0.0, 1.0]
+    assert halved([0.0] + [1 / 6] * 6) == pytest.approx([0.0, 2 / 6, 2 / 6, 2 / 6])  # 1-2, 3-4, 5-6
+    assert halved([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]) == [0.0, 0.0, 0.0, 0.0, 1.0]  # 7 -> 4
+
+
 @pytest.mark.parametrize("ruleset", ["10e", "11e"])
 def test_a_lascannon_into_a_dreadnought_by_hand(ruleset):
     """5 lascannons, BS 3+, S12 vs T10 (3+ to wound), Sv 2+ AP-3 (5+): D6+1 less 1 is a D6."""
@@ -47,6 +54,11 @@ def test_a_lascannon_into_a_dreadnought_by_hand(ruleset):
     unsaved = 5 * (2 / 3) * (2 / 3) * (4 / 6)
     assert plain.expected_damage == pytest.approx(unsaved * 4.5, abs=1e-12)
     assert less.expected_damage == pytest.approx(unsaved * 3.5, abs=1e-12)
+    # Halved, rounding up: 2..7 -> 1, 2, 2, 3, 3, 4 (2.5); then less 1, never below 1: 1, 1, 1, 2, 2, 3 (5/3).
+    half = evaluate(_scenario(LASCANNON, {**target, "damage_halved": True}, ruleset))
+    both = evaluate(_scenario(LASCANNON, {**target, "damage_halved": True, "damage_reduction": 1}, ruleset))
+    assert half.expected_damage == pytest.approx(unsaved * 2.5, abs=1e-12)
+    assert both.expected_damage == pytest.approx(unsaved * 5 / 3, abs=1e-12)
 
 
 def test_damage_one_is_not_reduced_to_nothing():
@@ -63,6 +75,7 @@ def test_per_kind_reduction_agrees_with_dice(ruleset):
              "abilities": ["DEVASTATING WOUNDS", "SUSTAINED HITS 1"]}
     data = _scenario(heavy, {"models": [
         {"name": "Guards", "count": 3, "toughness": 5, "save": 3, "wounds": 3, "damage_reduction": 1},
+        {"name": "Brutes", "count": 1, "toughness": 5, "save": 3, "wounds": 4, "damage_halved": True},
         {"name": "Others", "count": 2, "toughness": 5, "save": 4, "wounds": 2, "feel_no_pain": 6}]}, ruleset, models=3)
     s = parse_scenario(data)
     exact = evaluate_scenario(s)
@@ -74,8 +87,10 @@ def test_per_kind_reduction_agrees_with_dice(ruleset):
         sd = sum((i - mean) ** 2 * p for i, p in enumerate(exact_dist)) ** 0.5
         assert abs(sum(got) / trials - mean) < 4 * sd / trials ** 0.5
     # Made alike, the kinds' allocation gives the single profile's numbers.
-    kinds = tuple(replace(k, save=3, wounds=3, feel_no_pain=None, damage_reduction=1) for k in s.target.kinds)
-    alike = replace(s, target=replace(s.target, kinds=kinds, save=3, wounds=3, feel_no_pain=None, damage_reduction=1))
+    kinds = tuple(replace(k, save=3, wounds=3, feel_no_pain=None, damage_reduction=1, damage_halved=True)
+                  for k in s.target.kinds)
+    alike = replace(s, target=replace(s.target, kinds=kinds, save=3, wounds=3, feel_no_pain=None, damage_reduction=1,
+                                      damage_halved=True))
     single = replace(s, target=replace(alike.target, kinds=()))
     assert evaluate_kinds(alike).models_slain == pytest.approx(evaluate_scenario(single).models_slain, abs=1e-12)
 
@@ -114,7 +129,10 @@ def test_the_sentence_compiles_to_a_reduction_of_the_bearer():
                            "subtract 1 from the Damage characteristic of that attack.")
     assert unit_wide["status"] == "compiled" and "when" not in unit_wide
     [halve] = _effects("Each time an attack is allocated to this model, halve the Damage characteristic of that attack.")
-    assert halve["status"] == "uncompiled"  # not read: never approximated
+    assert halve["status"] == "compiled" and halve["side"] == "target"
+    assert halve["changes"] == [{"op": "characteristic", "characteristic": "damage", "halve": True}]
+    [doubled] = _effects("Each time an attack is allocated to this model, double the Damage characteristic of that attack.")
+    assert doubled["status"] == "uncompiled"  # not read: never approximated
 
 
 def test_a_datasheets_reduction_applies_against_it_from_the_knowledge_base():

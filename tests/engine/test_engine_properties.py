@@ -68,6 +68,7 @@ def scenarios(draw, max_groups: int = 2) -> Scenario:
         feel_no_pain=draw(st.sampled_from([None, None, 5, 6])),
         keywords=draw(st.sampled_from([frozenset(), frozenset({"INFANTRY"})])),
         damage_reduction=draw(st.sampled_from([0, 0, 0, 1, 2])),
+        damage_halved=draw(st.sampled_from([False, False, False, True])),
     )
     conditions = Conditions(
         half_range=draw(st.booleans()),
@@ -221,6 +222,7 @@ def model_kinds(draw) -> ModelKind:
         feel_no_pain=draw(st.sampled_from([None, None, 5, 6])),
         keywords=draw(st.sampled_from(KEYWORDS)),
         damage_reduction=draw(st.sampled_from([0, 0, 0, 1, 2])),
+        damage_halved=draw(st.sampled_from([False, False, False, True])),
     )
 
 
@@ -296,7 +298,7 @@ def test_general_allocation_matches_the_alike_chain(s):
     alike = replace(s, target=replace(s.target, kinds=kinds, attached=False, models=sum(k.count for k in kinds)))
     profile = Target(toughness=first.toughness, save=first.save, wounds=first.wounds, models=alike.target.models,
                      invulnerable=first.invulnerable, feel_no_pain=first.feel_no_pain,
-                     damage_reduction=first.damage_reduction)
+                     damage_reduction=first.damage_reduction, damage_halved=first.damage_halved)
     single = evaluate_scenario(replace(alike, target=profile))
     general = evaluate_kinds(alike)
     for a, b in ((single.wounds_removed, general.wounds_removed), (single.models_slain, general.models_slain)):

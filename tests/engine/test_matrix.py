@@ -49,7 +49,8 @@ def corpus_units():
 def _targets() -> list[Target]:
     # Some with a damage reduction too ('subtract 1 from the Damage characteristic'): a factor of its own.
     reduced = [{**e, "name": f"{e['name']} (-1 Damage)", "damage_reduction": 1} for e in REFERENCE_TARGETS[::3]]
-    return [r.value for r in reference_targets_from(REFERENCE_TARGETS + reduced)]
+    halved = [{**e, "name": f"{e['name']} (half Damage)", "damage_halved": True} for e in REFERENCE_TARGETS[1::3]]
+    return [r.value for r in reference_targets_from(REFERENCE_TARGETS + reduced + halved)]
 
 
 def reference_targets_from(entries) -> list:
