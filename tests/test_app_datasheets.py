@@ -85,6 +85,15 @@ def test_composition_points_and_requisition():
     assert not report.diagnostics
 
 
+def test_model_lines_listed_with_commas_are_a_line_each():
+    """The app's Jakhals: '1 Jakhal Pack Leader, 1 Dishonoured and 8 Jakhals' is three model lines."""
+    items, report = _read(_ds(composition=[{"en": "**1 Jakhal Pack Leader, 1 Dishonoured and 8 Jakhals**"}]))
+    assert _only(items, "datasheet")[0]["composition"] == [{"name": "Jakhal Pack Leader", "min": 1, "max": 1},
+                                                           {"name": "Dishonoured", "min": 1, "max": 1},
+                                                           {"name": "Jakhals", "min": 8, "max": 8}]
+    assert not report.diagnostics
+
+
 def test_a_size_priced_twice_is_reported_at_its_line():
     items, report = _read(_ds(points=[{"cost": "75", "models": "5", "keyword": None, "detachment": None},
                                       {"cost": "80", "models": "5", "keyword": None, "detachment": None}]))

@@ -66,10 +66,11 @@ def composition(sheet: Sheet, ds: dict) -> list[dict]:
 
 
 def _model_lines(text: str) -> list[dict] | None:
-    """'1 Sergeant and 9 Troopers' -> two lines; None where `text` is not model lines."""
+    """'1 Sergeant and 9 Troopers', '1 Pack Leader, 1 Dishonoured and 8 Jakhals' -> a line each; None
+    where `text` is not model lines."""
     text = _BULLET.sub("", text.translate(_DASHES).strip())
     out = []
-    for part in re.split(r"\s+and\s+(?=\d)", text):
+    for part in re.split(r"\s*,\s+(?=\d)|\s+and\s+(?=\d)", text):
         m = _LINE.match(part.strip())
         if m is None:
             return None
