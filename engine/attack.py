@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from warscribe.engine import dist as D
-from warscribe.engine.model import Conditions, Modifiers, Target, Weapon
+from warscribe.engine.model import Conditions, ModelKind, Modifiers, Target, Weapon
 from warscribe.engine.rules import (
     REROLLS,
     RollOutcome,
@@ -131,10 +131,15 @@ def damage_per_event(weapon: Weapon, target: Target, conditions: Conditions) -> 
     melta = _ability(weapon, "melta")
     if melta is not None and conditions.half_range and weapon.type == "ranged":
         damage = D.convolve(damage, D.dice(melta["value"]))
-    if target.damage_halved:
+    return D.thin(as_allocated(damage, target), feel_no_pain_loses(target.feel_no_pain))
+
+
+def as_allocated(damage: D.Dist, models: Target | ModelKind) -> D.Dist:
+    """An attack's damage as the models it is allocated to take it: halved (rounding up), then less their
+    damage reduction (never below 1); division before subtraction."""
+    if models.damage_halved:
         damage = D.halved(damage)
-    damage = D.reduced(damage, target.damage_reduction)
-    return D.thin(damage, feel_no_pain_loses(target.feel_no_pain))
+    return D.reduced(damage, models.damage_reduction)
 
 
 def hit_roll(ruleset: str, weapon: Weapon, target: Target, conditions: Conditions, mods: Modifiers) -> RollOutcome:

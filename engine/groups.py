@@ -41,7 +41,7 @@ from collections import Counter, OrderedDict
 import numpy as np
 
 from warscribe.engine import dist as D
-from warscribe.engine.attack import active_abilities
+from warscribe.engine.attack import active_abilities, as_allocated
 from warscribe.engine.chains import MORTAL, NORMAL, Builder, Chain, Counts, Reward
 from warscribe.engine.devastating import packets_waiting
 from warscribe.engine.group_counts import _profile_of, _Profile
@@ -262,8 +262,7 @@ def _builder(ruleset: str, plan_: Plan, kinds: tuple[ModelKind, ...], conditions
     through = []
     for kind in kinds:
         fail.append(save_fail_of(ruleset, weapon, kind.save, kind.invulnerable, conditions.cover))
-        damage = D.halved(raw_damage) if kind.damage_halved else raw_damage
-        through.append(D.thin(D.reduced(damage, kind.damage_reduction), feel_no_pain_loses(kind.feel_no_pain)))
+        through.append(D.thin(as_allocated(raw_damage, kind), feel_no_pain_loses(kind.feel_no_pain)))
     return Builder(plan_, fail, through)
 
 

@@ -101,6 +101,14 @@ def _title(name: str) -> str:
     return " ".join(w.capitalize() for w in name.split())
 
 
+def _needed(m: Muster, rec: dict, pattern: str, text: str, what: str) -> re.Match | None:
+    """The first match of `pattern` in a rule's text; none is one of the muster's problems (`what` was not found)."""
+    found = re.search(pattern, text)
+    if found is None:
+        m.problems.append(f"{rec['id']}: {what} was not found")
+    return found
+
+
 def _read_table(m: Muster, rec: dict) -> None:
     rows = _table(rec.get("text") or "")
     if len(rows) < 2:
@@ -124,17 +132,14 @@ def _read_table(m: Muster, rec: dict) -> None:
         name = _title(row[0])
         m.sizes[name] = Size(name, values["points"], values["dp"], values["enhancements"], values["units"])
     text = rec.get("text") or ""
-    wide = re.search(r"unit limit for ([A-Z][A-Za-z ]+?) units is (double|triple)", text)
+    wide = _needed(m, rec, r"unit limit for ([A-Z][A-Za-z ]+?) units is (double|triple)", text,
+                   "the table's note on BATTLELINE units' limit")
     if wide:
         m.wide_keywords = [k.strip() for k in re.split(r"\band\b|,", wide.group(1)) if k.strip()]
         m.wide_factor = 2 if wide.group(2) == "double" else 3
-    else:
-        m.problems.append(f"{rec['id']}: the table's note on BATTLELINE units' limit was not found")
-    epic = re.search(r"every EPIC HERO has a unit limit of (\d+)", text)
+    epic = _needed(m, rec, r"every EPIC HERO has a unit limit of (\d+)", text, "the table's note on EPIC HEROES")
     if epic:
         m.epic_hero = int(epic.group(1))
-    else:
-        m.problems.append(f"{rec['id']}: the table's note on EPIC HEROES was not found")
     sizes = ", ".join(f"{s.name} {s.points} pts / {s.dp} DP / {s.enhancements} enhancements / {s.units} per "
                       "datasheet" for s in m.sizes.values())
     m.cites["points-limit"] = cite(rec, f"the army's points may not exceed the battle size's points total ({sizes})")
@@ -152,27 +157,22 @@ def _number(word: str) -> int | None:
 
 def _read_fill(m: Muster, rec: dict) -> None:
     text = rec.get("text") or ""
-    per_unit = re.search(r"No unit \(including attached units\) can have more than (\w+) enhancement", text)
+    per_unit = _needed(m, rec, r"No unit \(including attached units\) can have more than (\w+) enhancement", text,
+                       "its limit of enhancements per unit")
     if per_unit:
         m.per_unit = _number(per_unit.group(1))
-    else:
-        m.problems.append(f"{rec['id']}: its limit of enhancements per unit was not found")
-    up = re.search(r"include up to (\w+) of the same Upgrade", text)
+    up = _needed(m, rec, r"include up to (\w+) of the same Upgrade", text, "its limit of copies of one Upgrade")
     if up:
         m.upgrade_copies = _number(up.group(1))
-    else:
-        m.problems.append(f"{rec['id']}: its limit of copies of one Upgrade was not found")
-    bearer = re.search(r"Only ([A-Z][A-Z ]*?) units can be given enhancements", text)
+    bearer = _needed(m, rec, r"Only ([A-Z][A-Z ]*?) units can be given enhancements", text,
+                     "which units may be given enhancements")
     excluded = re.search(r"([A-Z][A-Z ]*?) models cannot be given enhancements", text)
     m.bearer = bearer.group(1) if bearer else None
     # 'EPIC HEROES models': the keyword is singular.
     m.excluded = [re.sub(r"HEROES$", "HERO", excluded.group(1))] if excluded else []
-    if not bearer:
-        m.problems.append(f"{rec['id']}: which units may be given enhancements was not found")
-    warlord = re.search(r"Select one ([A-Z][A-Z ]*?) unit to be your Warlord", text)
+    warlord = _needed(m, rec, r"Select one ([A-Z][A-Z ]*?) unit to be your Warlord", text,
+                      "which unit may be the Warlord")
     m.warlord = warlord.group(1) if warlord else None
-    if not warlord:
-        m.problems.append(f"{rec['id']}: which unit may be the Warlord was not found")
     m.enhancement_once = bool(re.search(r"cannot include more than one of the same enhancement", text))
     m.support_attached = bool(re.search(r"Each support unit in your roster must be attached", text))
     m.detachment_once = bool(re.search(r"cannot select the same detachment more than once", text))
